@@ -93,11 +93,12 @@ export function mappedFor<T>(entries: ReadonlyMap<string, T>, claim: Claim, clai
 
 /** Why nothing is done through a key, in a refusal line and a device's message. */
 export function keyRefusalText(key: string, names: Extract<Mapped<unknown>, { kind: 'refused' }>['names']): string {
+  const givers = 'byUdid' in names ? `${names.byUdid.join(', ')} ${names.byUdid.length === 1 ? 'gives' : 'give'}` : '';
   switch (names.kind) {
     case 'serial_and_udid':
-      return `the mapping key ${key} is the adb serial of ${names.serial} and the udid ${names.byUdid.join(', ')} ${names.byUdid.length === 1 ? 'gives' : 'give'}: it names two phones`;
+      return `the mapping key ${key} is the adb serial of ${names.serial} and the udid ${givers}: it names two phones`;
     case 'unsure':
-      return `the mapping key ${key} is the adb serial of ${names.serial}, which has not said its udid yet, and the udid ${names.byUdid.join(', ')} ${names.byUdid.length === 1 ? 'gives' : 'give'}: one phone over USB and TCP, or two`;
+      return `the mapping key ${key} is the adb serial of ${names.serial}, which has not said its udid yet, and the udid ${givers}: one phone over USB and TCP, or two`;
     case 'shared_udid':
       // The trust model's identity conflict, in its words (conflictText).
       return `${names.serials.length} devices (adb serials ${names.serials.join(', ')}) give the udid ${key}`;

@@ -182,11 +182,16 @@ export class ActionRunner {
   /** The status requests in flight, by device id. */
   private readonly questions = new Map<string, Promise<void>>();
   /** The refusals said ("KEY|ACTION", with why), while the device is listed. */
-  private readonly refused: SaidOnce;
+  private readonly refused = new SaidOnce(() => this.o.clock.monotonic());
+  /** What carrying an intent out, and a decision, may tell the runner. */
+  private readonly applying: Applying = {
+    changed: () => this.o.onChange?.(),
+    release: (key, by, ended) => this.release(key, by, ended),
+    hold: (h) => this.hold(h),
+    freshVerdict: (deviceId, maxAgeMs) => this.freshVerdict(deviceId, maxAgeMs),
+  };
 
-  constructor(private readonly o: ActionRunnerOptions) {
-    this.refused = new SaidOnce(() => o.clock.monotonic());
-  }
+  constructor(private readonly o: ActionRunnerOptions) {}
 
   /** The action looks now, then every tickMs and at every change, until stopped; one the settings leave nothing to do only starts. */
   start(action: DeviceAction): void {
@@ -196,10 +201,14 @@ export class ActionRunner {
 
   /** The action looks no more, whatever happens, and undoes what must not outlive the agent. */
   async stop(action: DeviceAction): Promise<void> {
+    this.halt(action);
+    await action.stop?.();
+  }
+
+  private halt(action: DeviceAction): void {
     this.stopped.add(action);
     this.live.get(action)?.cancel();
     this.live.delete(action);
-    await action.stop?.();
   }
 
   /** An inventory answered or a listing changed: every started action looks again now, not at its next tick. */
@@ -224,9 +233,7 @@ export class ActionRunner {
   async once(action: DeviceAction): Promise<void> {
     this.look(action);
     await this.settled();
-    this.stopped.add(action);
-    this.live.get(action)?.cancel();
-    this.live.delete(action);
+    this.halt(action);
   }
 
   /** Resolves once the work and questions in flight, and whatever they started, have ended. */
@@ -237,8 +244,9 @@ export class ActionRunner {
   /** What a decision of this action reads and says through. */
   private lookOf(action: DeviceAction): ActionLook {
     const now = this.o.clock.monotonic();
-    const verdict = (deviceId: string | undefined, maxAgeMs?: number): BookingVerdict => this.verdict(deviceId, action, maxAgeMs);
+    const verdict: ActionLook['verdict'] = (deviceId, maxAgeMs) => this.verdict(deviceId, action, maxAgeMs);
     return {
+      ...this.applying,
       now,
       isBusy: (target) => this.working.has(target),
       startsOf: (target) => this.counted.of(target, now).map((s) => s.at),
@@ -247,9 +255,6 @@ export class ActionRunner {
       decide: (deviceId, decision, maxAgeMs) => decideWithVerdict(decision, () => verdict(deviceId, maxAgeMs)),
       byTurn: (devices, idOf) => (this.o.gate ? this.o.gate.byTurn(devices, idOf) : [...devices]),
       refuse: (r) => this.refuse(r),
-      hold: (h) => this.hold(h),
-      release: (key, by, ended) => this.release(key, by, ended),
-      changed: () => this.o.onChange?.(),
     };
   }
 
@@ -297,12 +302,7 @@ export class ActionRunner {
 
   /** Carries an intent out: at once when it does no I/O; else once its target is free, counted as it starts. */
   private run<I extends Intent>(action: DeviceAction<I>, intent: I): void {
-    const look: Applying = {
-      changed: () => this.o.onChange?.(),
-      release: (key, by, ended) => this.release(key, by, ended),
-      hold: (h) => this.hold(h),
-      freshVerdict: (deviceId, maxAgeMs) => this.freshVerdict(deviceId, maxAgeMs),
-    };
+    const look = this.applying;
     if (intent.now) {
       void action.apply(intent, look);
       return;

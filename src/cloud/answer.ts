@@ -3,7 +3,7 @@
 
 import type { FailedDevice, ReportAnswer } from './types.js';
 
-export type StatusClass =
+type StatusClass =
   | 'success'
   | 'redirect'
   | 'auth' // 401, 403: never retried
@@ -18,8 +18,7 @@ export function classifyStatus(status: number): StatusClass {
   return 'rejected';
 }
 
-export type ParsedReportAnswer =
-  { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number } | { ok: false; problem: string };
+type ParsedReportAnswer = { ok: true; answer: ReportAnswer; /** entries without a string udid, left out */ dropped: number } | { ok: false; problem: string };
 
 /**
  * Reads a 2xx PUT /devices body: {"failedDevices": [...]}, an empty body or an object without it meaning nothing
@@ -51,7 +50,7 @@ export function parseReportAnswer(body: string): ParsedReportAnswer {
   return { ok: true, answer: { failedDevices }, dropped };
 }
 
-export type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
+type ParsedObject = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
 
 /** Reads a 2xx body that must be a JSON object (GET /devices, GET /devices/{udid}). */
 export function parseJsonObject(body: string): ParsedObject {
@@ -63,7 +62,7 @@ export function parseJsonObject(body: string): ParsedObject {
   return { ok: true, value: json as Record<string, unknown> };
 }
 
-function parseJson(text: string): unknown {
+function parseJson(text: string) {
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -71,6 +70,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function looksLikeHtml(body: string): boolean {
+function looksLikeHtml(body: string) {
   return /^\s*<(!doctype|html|head|body)/i.test(body);
 }

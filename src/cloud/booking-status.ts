@@ -7,7 +7,7 @@ import type { BookingStatus } from './types.js';
 export type BookingAnswer = { booked: boolean } | { unknown: string };
 
 /** What the status client needs of the cloud client. */
-export interface StatusReader {
+interface StatusReader {
   getDeviceStatus(deviceId: string, opts: { signal?: AbortSignal; deadline?: number }): Promise<BookingStatus | undefined>;
 }
 

@@ -13,9 +13,9 @@ import { gatewayOf, gatewayReason } from './gateway.js';
 import { httpRequest, type HttpResponse } from './http.js';
 import { explainStatus, explainTunnelFailure, explainUntrusted, type ProxyContext } from './proxy/explain.js';
 import { routeFor, type ProxyPlan } from './proxy/route.js';
-import { challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
+import { abortReason, challengeSchemes, ProxyTunnelError } from './proxy/tunnel.js';
 import { parseRetryAfter } from './retry.js';
-import type { BookingStatus, Device, ReportAnswer, ReportBody } from './types.js';
+import type { BookingStatus, ReportBody } from './types.js';
 import { limited } from '../log/limited.js';
 import { systemClock } from '../util/clock.js';
 
@@ -37,7 +37,7 @@ export interface CloudClientOptions {
   secureContext?: SecureContext;
 }
 
-export interface PutOptions {
+interface PutOptions {
   signal?: AbortSignal;
   /** Epoch ms by which the attempt ends (the next scheduled report), a few seconds granted at least. */
   deadline?: number;
@@ -66,12 +66,9 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MIN_ATTEMPT_MS = 5_000;
 
 export class CloudClient {
-  private readonly options: CloudClientOptions;
   private authorization: string | undefined;
 
-  constructor(options: CloudClientOptions) {
-    this.options = options;
-  }
+  constructor(private readonly options: CloudClientOptions) {}
 
   /** The cloud's host (and port), as the lines that name it say it. */
   get host(): string {
@@ -86,7 +83,7 @@ export class CloudClient {
    * Reports the inventory; resolves with the cloud's answer once delivered. Throws CloudAuthError, CloudRejectedError
    * (not worth resending unchanged), CloudProtocolError or CloudUnavailableError (resend at the next report).
    */
-  async putDevices(body: ReportBody, opts: PutOptions = {}): Promise<ReportAnswer> {
+  async putDevices(body: ReportBody, opts: PutOptions = {}) {
     const operation = 'PUT /devices';
     const payload = JSON.stringify(body);
     const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal, deadline: opts.deadline });
@@ -104,23 +101,14 @@ export class CloudClient {
     return answer;
   }
 
-  /** GET /devices/{udid}; undefined when the cloud does not know the device (404). */
-  getDevice(udid: string, opts: PutOptions = {}): Promise<Device | undefined> {
-    return this.getOptional<Device>('GET /devices/{udid}', () => `/devices/${pathSegment(udid)}`, opts);
-  }
-
-  /** GET /devices/{id}/status; undefined on 404. */
-  getDeviceStatus(deviceId: string | number, opts: PutOptions = {}): Promise<BookingStatus | undefined> {
-    return this.getOptional<BookingStatus>('GET /devices/{id}/status', () => `/devices/${pathSegment(String(deviceId))}/status`, opts);
-  }
-
-  /** `path` is built inside the promise: an id that cannot be a path segment rejects, as any other failure. */
-  private async getOptional<T>(operation: string, pathOf: () => string, opts: PutOptions): Promise<T | undefined> {
-    const res = await this.attempt(operation, 'GET', pathOf(), { signal: opts.signal, allow404: true, deadline: opts.deadline });
+  /** GET /devices/{id}/status; undefined on 404. An id that cannot be a path segment rejects, as any other failure. */
+  async getDeviceStatus(deviceId: string | number, opts: PutOptions = {}) {
+    const operation = 'GET /devices/{id}/status';
+    const res = await this.attempt(operation, 'GET', `/devices/${pathSegment(String(deviceId))}/status`, { ...opts, allow404: true });
     if (res.status === 404) return undefined;
     const parsed = parseJsonObject(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-    return parsed.value as unknown as T;
+    return parsed.value as unknown as BookingStatus;
   }
 
   /** One GET /devices for the doctor: resolves with the cloud's clock when the credentials are accepted. */
@@ -131,13 +119,13 @@ export class CloudClient {
     const ended = systemClock.wall();
     const parsed = parseJsonObject(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-    const serverDate = res.date === undefined ? undefined : Date.parse(res.date);
-    const validDate = serverDate !== undefined && !Number.isNaN(serverDate) ? serverDate : undefined;
+    const date = Date.parse(res.date ?? '');
+    const serverDate = Number.isNaN(date) ? undefined : date;
     const list = parsed.value.privateDevices;
     return {
       status: res.status,
-      serverDate: validDate,
-      clockSkewMs: validDate === undefined ? undefined : validDate - Math.round((started + ended) / 2),
+      serverDate,
+      clockSkewMs: serverDate === undefined ? undefined : serverDate - Math.round((started + ended) / 2),
       roundTripMs: ended - started,
       privateDevices: Array.isArray(list) ? list.length : undefined,
     };
@@ -148,7 +136,7 @@ export class CloudClient {
   }
 
   // Built on first use; registering both forms makes the logger mask them wherever they appear.
-  private authHeader(): string {
+  private authHeader() {
     if (this.authorization === undefined) {
       const credential = Buffer.from(`${this.options.username}:${this.options.apiKey}`).toString('base64');
       addSecret(this.options.apiKey);
@@ -167,7 +155,7 @@ export class CloudClient {
   }
 
   // An attempt in flight must not hold the report past the next scheduled one; it still gets a few seconds.
-  private attemptTimeout(deadline: number | undefined): number {
+  private attemptTimeout(deadline: number | undefined) {
     const configured = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (deadline === undefined) return configured;
     const floor = Math.min(configured, this.options.minAttemptMs ?? DEFAULT_MIN_ATTEMPT_MS);
@@ -255,8 +243,8 @@ export class CloudClient {
  * Whatever the request threw as a CloudUnavailableError with only the error code and a masked first line: HTTP stack
  * errors are never rethrown, so nothing of the request (its Authorization header) can reach a log.
  */
-function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext): Error {
-  if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext) {
+  if (signal?.aborted) return abortReason(signal);
   if (error instanceof CloudError) return error;
   if (error instanceof ProxyTunnelError && proxy) {
     const status = error.failure.step === 'answer' ? error.failure.status : undefined;
@@ -293,7 +281,7 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
 }
 
 /** What answered instead of HTTP, from the bytes Node's parser kept. */
-function notHttp(error: unknown): string {
+function notHttp(error: unknown) {
   const raw = (error as { rawPacket?: unknown }).rawPacket;
   const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
   // A TLS record: content type 20-23 (alert, handshake, ...), version 3.x.
@@ -304,11 +292,11 @@ function notHttp(error: unknown): string {
   return `it sent "${sample}"; check the host and port of DEVICE_AGENT_BASE_URL`;
 }
 
-function stripUserinfo(text: string): string {
+function stripUserinfo(text: string) {
   return text.replace(/\/\/[^/\s@]+@/g, '//');
 }
 
-function safeLocation(location: string | undefined): string | undefined {
+function safeLocation(location: string | undefined) {
   if (!location) return undefined;
   try {
     const url = new URL(location, 'http://relative.invalid');
@@ -318,6 +306,6 @@ function safeLocation(location: string | undefined): string | undefined {
   }
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
+function firstHeader(value: string | string[] | undefined) {
   return Array.isArray(value) ? value[0] : value;
 }

@@ -2,37 +2,33 @@
 // and gzipped JSON read as text is garbage. gzip, deflate and br are decoded under the body reader's bound, on the
 // decoded size, so a small bomb cannot make a large answer.
 
+import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions, type BrotliOptions } from 'node:zlib';
 
-export class ContentEncodingError extends Error {
+/** An answer the exchange refuses (too long, in a coding it cannot read, cut short), with a code of its own. */
+export class HttpAnswerError extends Error {
   constructor(
     readonly code: string,
     message: string,
   ) {
     super(message);
-    this.name = 'ContentEncodingError';
+    this.name = 'HttpAnswerError';
   }
 }
 
 type Decoder = (input: Buffer, options: ZlibOptions & BrotliOptions) => Promise<Buffer>;
 
-const promised =
-  (fn: (input: Buffer, options: ZlibOptions & BrotliOptions, done: (error: Error | null, out: Buffer) => void) => void): Decoder =>
-  (input, options) =>
-    new Promise((resolve, reject) => fn(input, options, (error, out) => (error ? reject(error) : resolve(out))));
-
-const unzip = promised(gunzip);
-const brotli = promised(brotliDecompress);
-const zlibInflate = promised(inflate);
-const rawInflate = promised(inflateRaw);
+const unzip = promisify(gunzip);
+const zlibInflate = promisify(inflate);
+const rawInflate = promisify(inflateRaw);
 
 // "deflate" is meant to be zlib-wrapped (RFC 9110 8.4.1.2); some servers send it raw.
 const deflate: Decoder = (input, options) => ((input[0]! & 0x0f) === 8 && ((input[0]! << 8) | input[1]!) % 31 === 0 ? zlibInflate : rawInflate)(input, options);
 
-const DECODERS: Record<string, Decoder> = { gzip: unzip, 'x-gzip': unzip, deflate, br: brotli };
+const DECODERS: Record<string, Decoder> = { gzip: unzip, 'x-gzip': unzip, deflate, br: promisify(brotliDecompress) };
 
 /** The codings of a Content-Encoding header, in the order they were applied; identity left out. */
-export function codingsOf(header: string | undefined): string[] {
+function codingsOf(header: string | undefined) {
   if (header === undefined) return [];
   return header
     .split(',')
@@ -41,14 +37,14 @@ export function codingsOf(header: string | undefined): string[] {
 }
 
 /** The body with its codings undone, at most maxBytes decoded; an empty body stays empty (a HEAD, a 204). */
-export async function decodeBody(body: Buffer, header: string | undefined, maxBytes: number): Promise<Buffer> {
+export async function decodeBody(body: Buffer, header: string | undefined, maxBytes: number) {
   const codings = codingsOf(header);
   if (body.length === 0 || codings.length === 0) return body;
   let out = body;
   for (const coding of codings.reverse()) {
     const decoder = DECODERS[coding];
     if (decoder === undefined) {
-      throw new ContentEncodingError(
+      throw new HttpAnswerError(
         'EBADENCODING',
         `the answer came in the content coding "${coding.replace(/[^\x21-\x7e]/g, '?').slice(0, 40)}", which the agent cannot read (it asks for none: Accept-Encoding: identity)`,
       );
@@ -57,9 +53,8 @@ export async function decodeBody(body: Buffer, header: string | undefined, maxBy
       out = await decoder(out, { maxOutputLength: maxBytes });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE')
-        throw new ContentEncodingError('EBODYTOOLARGE', `the answer, once decoded (${coding}), is longer than ${maxBytes} bytes`);
-      throw new ContentEncodingError('EBADENCODING', `the answer says it is ${coding}-encoded but does not decode as ${coding}`);
+      if (code === 'ERR_BUFFER_TOO_LARGE') throw new HttpAnswerError('EBODYTOOLARGE', `the answer, once decoded (${coding}), is longer than ${maxBytes} bytes`);
+      throw new HttpAnswerError('EBADENCODING', `the answer says it is ${coding}-encoded but does not decode as ${coding}`);
     }
   }
   return out;

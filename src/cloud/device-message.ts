@@ -25,13 +25,13 @@ export function withinMessage(text: string): string {
 }
 
 /** A device's message with more said after it, through composeMessage; the same record when there is nothing to add. */
-export function withNotes<T extends DeviceInfo>(info: T, notes: ReadonlyArray<string | undefined>): T {
+export function withNotes<T extends DeviceInfo>(info: T, notes: ReadonlyArray<string | undefined>) {
   if (!notes.some((n) => n !== undefined && n !== '')) return info;
   return { ...info, ...composeMessage([info.message, ...notes]) };
 }
 
 /** The record without its message, for a record whose words are said again from nothing (an UNPLUGGED one says none). */
-export function withoutMessage<T extends Pick<DeviceInfo, 'message'>>(info: T): Omit<T, 'message'> {
+export function withoutMessage<T extends Pick<DeviceInfo, 'message'>>(info: T) {
   const { message: _said, ...rest } = info;
   return rest;
 }

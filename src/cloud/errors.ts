@@ -6,21 +6,22 @@ import type { ProxyExplanation, ProxyProblem } from './proxy/explain.js';
 
 /** Base class: `instanceof CloudError` catches every failure of the cloud client. */
 export class CloudError extends Error {
-  /** e.g. "PUT /devices" */
-  readonly operation: string;
-
-  constructor(operation: string, message: string) {
+  constructor(
+    /** e.g. "PUT /devices" */
+    readonly operation: string,
+    message: string,
+  ) {
     super(message);
     this.name = new.target.name;
-    this.operation = operation;
   }
 }
 
 /** 401 or 403: the credentials are wrong or lack permission. Never retried. */
 export class CloudAuthError extends CloudError {
-  readonly status: number;
-
-  constructor(operation: string, status: number) {
+  constructor(
+    operation: string,
+    readonly status: number,
+  ) {
     const what = status === 403 ? 'refused the request (403 Forbidden)' : 'rejected the credentials (401 Unauthorized)';
     super(
       operation,
@@ -28,29 +29,30 @@ export class CloudAuthError extends CloudError {
         '(DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE or the api-key systemd credential; it is in the API keys settings of the account)' +
         `${status === 403 ? ', and that the account may report devices' : ''}.`,
     );
-    this.status = status;
   }
 }
 
 /** The advice of a 404: the paths of the API hang off the v1 root, so a base URL without it finds none. */
-export const WRONG_ROOT_HINT = 'a 404 here usually means DEVICE_AGENT_BASE_URL is not the v1 root of the cloud (e.g. https://cloud.example.com/v1)';
+const WRONG_ROOT_HINT = 'a 404 here usually means DEVICE_AGENT_BASE_URL is not the v1 root of the cloud (e.g. https://cloud.example.com/v1)';
 
 /** Any other 4xx: the cloud refused this request as such; sending it again unchanged will not help. */
 export class CloudRejectedError extends CloudError {
-  readonly status: number;
   /** A short, secret-masked start of the answer body. */
   readonly bodyExcerpt: string;
 
-  constructor(operation: string, status: number, body: string) {
+  constructor(
+    operation: string,
+    readonly status: number,
+    body: string,
+  ) {
     const excerpt = safeExcerpt(body);
     const hint = status === 404 ? `. ${WRONG_ROOT_HINT}` : '';
     super(operation, `${operation}: the cloud rejected the request with ${status}${excerpt ? `: ${excerpt}` : ''}${hint}`);
-    this.status = status;
     this.bodyExcerpt = excerpt;
   }
 }
 
-export interface UnavailableDetails {
+interface UnavailableDetails {
   /** HTTP status when the cloud answered (408, 429, 5xx). */
   status?: number;
   /** Node's error code when it did not (ECONNRESET, ETIMEDOUT, ...). */
@@ -91,18 +93,21 @@ export class CloudUnavailableError extends CloudError {
  * untrusted certificate from TLS inspection). Names the proxy as http://host:port, never its credentials, and what to do.
  */
 export class CloudProxyError extends CloudUnavailableError {
-  /** http://host:port of the proxy. */
-  readonly proxy: string;
   readonly problem: ProxyProblem;
   readonly advice: string;
 
-  constructor(operation: string, proxy: string, explanation: ProxyExplanation, details: UnavailableDetails = {}) {
+  constructor(
+    operation: string,
+    /** http://host:port of the proxy. */
+    readonly proxy: string,
+    explanation: ProxyExplanation,
+    details: UnavailableDetails = {},
+  ) {
     super(operation, explanation.reason, {
       ...details,
       retryable: explanation.retryable,
       way: `proxy ${explanation.problem} ${details.status ?? details.code ?? ''}`.trim(),
     });
-    this.proxy = proxy;
     this.problem = explanation.problem;
     this.advice = maskString(explanation.advice);
     this.message = `${operation}: ${this.reason}: ${this.advice}; the report is sent again later`;
@@ -111,11 +116,15 @@ export class CloudProxyError extends CloudUnavailableError {
 
 /** A success status whose body is not the expected JSON (HTML, garbage, a redirect): not delivered. */
 export class CloudProtocolError extends CloudError {
-  readonly status: number;
-  readonly contentType: string;
   readonly bodyExcerpt: string;
 
-  constructor(operation: string, status: number, contentType: string, body: string, problem: string) {
+  constructor(
+    operation: string,
+    readonly status: number,
+    readonly contentType: string,
+    body: string,
+    problem: string,
+  ) {
     const excerpt = safeExcerpt(body);
     super(
       operation,
@@ -123,8 +132,6 @@ export class CloudProtocolError extends CloudError {
         `${excerpt ? `, body starts with: ${excerpt}` : ''}). ` +
         'Check DEVICE_AGENT_BASE_URL (it must point at the v1 root) and any proxy or captive portal between the agent and the cloud.',
     );
-    this.status = status;
-    this.contentType = contentType;
     this.bodyExcerpt = excerpt;
   }
 }
@@ -132,7 +139,7 @@ export class CloudProtocolError extends CloudError {
 const EXCERPT_CHARS = 160;
 
 /** First characters of a body, whitespace collapsed and secrets masked; a body that is not text is only counted. */
-export function safeExcerpt(body: string): string {
+function safeExcerpt(body: string) {
   // Compressed or binary bytes say nothing to a person and can upset a terminal; a stray one in text does not count.
   if ((body.slice(0, EXCERPT_CHARS).match(/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/g)?.length ?? 0) >= 3) {
     return `(${Buffer.byteLength(body)} bytes that are not text: compressed or binary)`;

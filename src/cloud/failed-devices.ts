@@ -10,10 +10,9 @@ export interface FailedDevicePolicyOptions {
   initialBackoffMs?: number;
   /** Cap of the doubling backoff (default 30 min). */
   maxBackoffMs?: number;
-  factor?: number;
 }
 
-export interface FailedDeviceState {
+interface FailedDeviceState {
   udid: string;
   /** The cloud's latest reason. */
   message: string;
@@ -31,27 +30,14 @@ export interface RecordResult {
   recovered: string[];
 }
 
-/** The cloud's refusal of a device, kept until a report it accepts. */
-export interface Refusal extends FailedDeviceState {
-  /** Reasons already logged. */
-  seenMessages: Set<string>;
-}
-
-type Entry = Refusal;
-
 export class FailedDevicePolicy {
-  private readonly options: Required<FailedDevicePolicyOptions>;
+  /**
+   * The cloud's refusals, by udid, each kept until a report it accepts, with the reasons already logged: the policy's
+   * own, since a refusal is of a udid, whichever connection carried it.
+   */
+  private readonly entries = new Map<string, FailedDeviceState & { seenMessages: Set<string> }>();
 
-  /** The cloud's refusals, by udid: the policy's own, since a refusal is of a udid, whichever connection carried it. */
-  private readonly entries = new Map<string, Entry>();
-
-  constructor(options: FailedDevicePolicyOptions = {}) {
-    this.options = {
-      initialBackoffMs: options.initialBackoffMs ?? 30_000,
-      maxBackoffMs: options.maxBackoffMs ?? 30 * 60_000,
-      factor: options.factor ?? 2,
-    };
-  }
+  constructor(private readonly options: FailedDevicePolicyOptions = {}) {}
 
   /** Records the answer to a delivered report that carried `sentUdids`. */
   record(sentUdids: readonly string[], failed: readonly FailedDevice[], now: number): RecordResult {
@@ -82,12 +68,12 @@ export class FailedDevicePolicy {
   }
 
   /** Failed devices whose backoff has elapsed: worth a report that includes them again. */
-  dueForRetry(now: number): string[] {
+  dueForRetry(now: number) {
     return [...this.entries.values()].filter((e) => e.nextRetryAt <= now).map((e) => e.udid);
   }
 
   /** The earliest retry time of any failed device, or undefined when none failed. */
-  nextRetryAt(): number | undefined {
+  nextRetryAt() {
     let earliest: number | undefined;
     for (const e of this.entries.values()) {
       if (earliest === undefined || e.nextRetryAt < earliest) earliest = e.nextRetryAt;
@@ -102,26 +88,22 @@ export class FailedDevicePolicy {
       .sort((a, b) => a.since - b.since || compareStrings(a.udid, b.udid));
   }
 
-  isFailing(udid: string): boolean {
-    return this.entries.has(udid);
-  }
-
   /** Keeps only the devices still reported: one that is gone has nothing left to retry. */
-  retain(udids: ReadonlySet<string>): void {
+  retain(udids: ReadonlySet<string>) {
     for (const udid of this.entries.keys()) if (!udids.has(udid)) this.entries.delete(udid);
   }
 
   /** A report retrying these devices started: their next retry moves a step ahead, so none is left in the past for ever. */
-  defer(udids: Iterable<string>, now: number): void {
+  defer(udids: Iterable<string>, now: number) {
     for (const udid of udids) {
       const entry = this.entries.get(udid);
       if (entry) entry.nextRetryAt = now + this.backoff(entry.attempts);
     }
   }
 
-  private backoff(attempts: number): number {
-    const { initialBackoffMs, maxBackoffMs, factor } = this.options;
-    return backoffBound(Math.max(1, attempts), { firstMs: initialBackoffMs, maxMs: maxBackoffMs, factor });
+  private backoff(attempts: number) {
+    const { initialBackoffMs = 30_000, maxBackoffMs = 30 * 60_000 } = this.options;
+    return backoffBound(Math.max(1, attempts), { firstMs: initialBackoffMs, maxMs: maxBackoffMs });
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { CloudAuthError, CloudError, CloudProtocolError, CloudRejectedError, CloudUnavailableError } from './errors.js';
 
-export function failureWay(error: Error): string {
+export function failureWay(error: Error) {
   if (error instanceof CloudUnavailableError) return error.way;
   if (error instanceof CloudAuthError || error instanceof CloudRejectedError) return `HTTP ${error.status}`;
   if (error instanceof CloudProtocolError)

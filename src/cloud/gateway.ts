@@ -11,7 +11,7 @@ const GATEWAY_STATUSES: Record<number, string> = {
 const NAME_CHARS = 60;
 
 /** The gateway that made this answer ("nginx/1.22.1", else "a gateway"), or undefined: another status, an empty or JSON body. */
-export function gatewayOf(status: number, server: string | undefined, body: string): string | undefined {
+export function gatewayOf(status: number, server: string | undefined, body: string) {
   if (GATEWAY_STATUSES[status] === undefined) return undefined;
   const text = body.trim();
   if (text === '' || isJson(text)) return undefined;
@@ -23,7 +23,7 @@ export function gatewayOf(status: number, server: string | undefined, body: stri
 }
 
 /** The reason of a gateway's answer: who answered, that the host reached it, and what failed behind it. */
-export function gatewayReason(status: number, statusText: string, gateway: string): string {
+export function gatewayReason(status: number, statusText: string, gateway: string) {
   const text = statusText ? ` ${statusText}` : '';
   return (
     `HTTP ${status}${text} from ${gateway} in front of the cloud, not from the cloud's API: ` +
@@ -31,7 +31,7 @@ export function gatewayReason(status: number, statusText: string, gateway: strin
   );
 }
 
-function isJson(text: string): boolean {
+function isJson(text: string) {
   try {
     JSON.parse(text);
     return true;

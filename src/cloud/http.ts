@@ -6,11 +6,11 @@ import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { http, https } from '../util/node-http.js';
-import { decodeBody } from './content-encoding.js';
-import { challengeSchemes, openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
+import { decodeBody, HttpAnswerError } from './content-encoding.js';
+import { abortReason, challengeSchemes, openTunnel, ProxyTunnelError } from './proxy/tunnel.js';
 import type { ProxyEndpoint } from '../config/proxy-url.js';
 
-export interface HttpRequest {
+interface HttpRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
@@ -38,16 +38,6 @@ export class HttpTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
     super(`no answer within ${timeoutMs} ms`);
     this.name = 'TimeoutError';
-  }
-}
-
-export class HttpAnswerError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpAnswerError';
   }
 }
 
@@ -98,7 +88,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
     // Ends a tunnel still being opened when the exchange is over (timeout, abort).
     const tunnelling = new AbortController();
     // Settle first, then tear the socket down: destroy() makes events of its own.
-    const settle = (error: Error | undefined, response?: HttpResponse): void => {
+    const settle = (error: Error | undefined, response?: HttpResponse) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -112,10 +102,9 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       }
     };
 
-    let answered = false;
+    // The answer's head, once it has come.
     let head: IncomingMessage | undefined;
-    const onResponse = (res: IncomingMessage): void => {
-      answered = true;
+    const onResponse = (res: IncomingMessage) => {
       head = res;
       const chunks: Buffer[] = [];
       let size = 0;
@@ -145,7 +134,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       });
     };
 
-    const send = (start: () => ReturnType<typeof http.request>, mapError: (error: Error) => Error = (e) => e): void => {
+    const send = (start: () => ReturnType<typeof http.request>, mapError: (error: Error) => Error = (e) => e) => {
       outgoing = start();
       outgoing.on('error', (error) => settle(mapError(error)));
       outgoing.end(request.body);
@@ -157,7 +146,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       const target = `${url.hostname}:${url.port || 443}`;
       settle(tunnelTimedOut ? new ProxyTunnelError(proxy.label, target, { step: 'timeout', ms: request.timeoutMs }) : new HttpTimeoutError(request.timeoutMs));
     }, request.timeoutMs);
-    const onAbort = (): void => settle(abortReason(signal!));
+    const onAbort = () => settle(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
 
     if (!proxy) {
@@ -172,7 +161,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       send(
         () => (secure ? https : http).request(url, options, onResponse),
         (error: NodeJS.ErrnoException) =>
-          !answered && outgoing?.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') ? new StaleSocketError(error) : error,
+          !head && outgoing?.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') ? new StaleSocketError(error) : error,
       );
     } else if (!secure) {
       let reached = false;
@@ -236,13 +225,7 @@ function cutByProxy(proxy: ProxyEndpoint, url: URL, method: string, head: Incomi
 }
 
 /** An http URL through the proxy: the request in absolute form, with the proxy's credentials. */
-function viaProxy(
-  proxy: ProxyEndpoint,
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  onResponse: (res: IncomingMessage) => void,
-): ReturnType<typeof http.request> {
+function viaProxy(proxy: ProxyEndpoint, url: URL, method: string, headers: Record<string, string>, onResponse: (res: IncomingMessage) => void) {
   const all: Record<string, string> = { ...headers, Host: url.host };
   if (proxy.authorization) all['Proxy-Authorization'] = proxy.authorization;
   return http.request({ host: proxy.host, port: proxy.port, method, path: url.href, headers: all, agent: false, setHost: false }, onResponse);
@@ -250,11 +233,7 @@ function viaProxy(
 
 // Agents of our own: with NODE_USE_ENV_PROXY=1 the global ones follow Node's NO_PROXY rules, not curl's.
 let agents: { http: Agent; https: Agent } | undefined;
-function directAgent(secure: boolean): Agent {
+function directAgent(secure: boolean) {
   agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return secure ? agents.https : agents.http;
-}
-
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

@@ -11,7 +11,7 @@ export interface CloudNetwork {
   trust: Trust;
 }
 
-export type NetworkSettings = Pick<Settings, 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile' | 'systemCa'>;
+type NetworkSettings = Pick<Settings, 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile' | 'systemCa'>;
 
 /** Throws ConfigError when caFile cannot be used. */
 export function cloudNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv = process.env): CloudNetwork {
@@ -20,7 +20,7 @@ export function cloudNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv =
 }
 
 /** Parses the proxy settings and masks their passwords in every log line from now on. */
-export function maskProxyCredentials(settings: NetworkSettings): ProxyPlan {
+export function maskProxyCredentials(settings: NetworkSettings) {
   const proxies = planProxies(settings);
   for (const secret of proxySecrets(proxies)) addSecret(secret);
   return proxies;

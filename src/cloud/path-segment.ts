@@ -5,7 +5,7 @@
 export class PathSegmentError extends Error {}
 
 /** The value as one URL path segment, or PathSegmentError for an empty id or a dot segment. */
-export function pathSegment(value: string): string {
+export function pathSegment(value: string) {
   if (value === '' || value === '.' || value === '..') {
     throw new PathSegmentError(`the device id ${JSON.stringify(value)} cannot be a segment of a URL path (a phone gave it); the cloud is not asked about it`);
   }

@@ -2,7 +2,7 @@
 // makes one attempt per call).
 
 /** Retry-After as ms from now: delta-seconds or an HTTP-date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+export function parseRetryAfter(value: string | undefined, now: number) {
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;

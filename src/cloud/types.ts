@@ -58,7 +58,7 @@ export interface Telephony {
   carriersInfo?: CarrierInfo[];
 }
 
-export interface Resolution {
+interface Resolution {
   width?: number;
   height?: number;
   projection?: number;
@@ -100,35 +100,14 @@ export function appiumOff(support: Support | undefined): Support {
 }
 
 /** What the cloud may show of a device: ready, present but not ready (the message says why), or gone (sent once). */
-export type DeviceStatus = 'AVAILABLE' | 'UNAVAILABLE' | 'UNPLUGGED';
+type DeviceStatus = 'AVAILABLE' | 'UNAVAILABLE' | 'UNPLUGGED';
 
 export const STATUS_AVAILABLE = 'AVAILABLE' satisfies DeviceStatus;
 export const STATUS_UNAVAILABLE = 'UNAVAILABLE' satisfies DeviceStatus;
 export const STATUS_UNPLUGGED = 'UNPLUGGED' satisfies DeviceStatus;
 
 /** The states `adb devices` prints; "no permissions" carries a hint after it; a newer state arrives as 'unknown'. */
-export type AdbState =
-  | 'device'
-  | 'offline'
-  | 'unauthorized'
-  | 'authorizing'
-  | 'connecting'
-  | 'recovery'
-  | 'rescue'
-  | 'sideload'
-  | 'bootloader'
-  | 'host'
-  | 'no device'
-  | `no permissions${string}`
-  | 'unknown';
-
-/** An iPhone usbmuxd lists: lockdown answered a session, refused one (not paired), or did not answer. */
-export type IosState = 'paired' | 'unpaired' | 'not-answering';
-
-/** DeviceInfo.state: the transport's own word for the device, or 'unplugged' for a gone one. */
-export type DeviceState = AdbState | IosState | 'unplugged';
-
-const ADB_STATES: ReadonlySet<string> = new Set<AdbState>([
+const ADB_STATES = [
   'device',
   'offline',
   'unauthorized',
@@ -141,14 +120,19 @@ const ADB_STATES: ReadonlySet<string> = new Set<AdbState>([
   'host',
   'no device',
   'unknown',
-]);
+] as const;
+type AdbState = (typeof ADB_STATES)[number] | `no permissions${string}`;
+
+/** An iPhone usbmuxd lists: lockdown answered a session, refused one (not paired), or did not answer. */
+export type IosState = 'paired' | 'unpaired' | 'not-answering';
+
+/** DeviceInfo.state: the transport's own word for the device, or 'unplugged' for a gone one. */
+export type DeviceState = AdbState | IosState | 'unplugged';
 
 /** adb's word for a device, as the report types it. */
-export function adbState(raw: string): AdbState {
+export function adbState(raw: string) {
   const state = raw.trim();
-  if (ADB_STATES.has(state)) return state as AdbState;
-  if (state.startsWith('no permissions')) return state as `no permissions${string}`;
-  return 'unknown';
+  return (ADB_STATES as readonly string[]).includes(state) || state.startsWith('no permissions') ? (state as AdbState) : 'unknown';
 }
 
 export interface DeviceInfo {
@@ -198,25 +182,6 @@ export interface FailedDevice {
 
 export interface ReportAnswer {
   failedDevices: FailedDevice[];
-}
-
-/** A device as the cloud lists it (GET /devices privateDevices, GET /devices/{udid}). */
-export interface Device {
-  id: number;
-  isBooked: boolean;
-  isOnline: boolean;
-  modelName: string;
-  deviceName: string;
-  resolution: { width: number; height: number };
-  platformName: string;
-  platformVersion: string;
-  installedBrowsers: { name: string; version: string }[];
-  deviceImageUrl: string;
-  isFavorite: boolean;
-  isCloud: boolean;
-  isMyOrg: boolean;
-  isMyOwn: boolean;
-  udid?: string;
 }
 
 /** GET /devices/{deviceId}/status */

@@ -8,7 +8,7 @@ import { BoundedSet } from '../util/bounded-set.js';
 import type { FailedDevice } from './types.js';
 
 /** Distinct answers remembered (64 characters each): a cloud alternating between a few answers says each once. */
-export const UNSENT_ANSWERS_KEPT = 1_000;
+const UNSENT_ANSWERS_KEPT = 1_000;
 
 export class UnsentAnswers {
   private readonly said: BoundedSet<string>;
@@ -18,7 +18,7 @@ export class UnsentAnswers {
   }
 
   /** The entries of this answer to log, one per udid (its first entry), or none when the same set was logged already. */
-  toLog(unsent: readonly FailedDevice[]): FailedDevice[] {
+  toLog(unsent: readonly FailedDevice[]) {
     const byUdid = new Map<string, FailedDevice>();
     for (const f of unsent) if (!byUdid.has(f.udid)) byUdid.set(f.udid, { udid: f.udid, message: f.message });
     if (byUdid.size === 0) return [];
@@ -33,7 +33,7 @@ export class UnsentAnswers {
   }
 }
 
-function digestOf(entries: FailedDevice[]): string {
+function digestOf(entries: FailedDevice[]) {
   // Lengths first: no udid or message can run into the next one. One update: a call per entry costs more than the hash.
   const text = [...entries]
     .sort((a, b) => compareStrings(a.udid, b.udid))

@@ -40,9 +40,9 @@ export function ask(request: HubRequest, socket = HUB_SOCKET, timeoutMs = TIMEOU
 }
 
 /** The request uhubctl's arguments ask for, or what is wrong with them. */
-export function requestOf(argv: readonly string[]): HubRequest | { problem: string } {
+function requestOf(argv: readonly string[]): HubRequest | { problem: string } {
   if (argv.includes('--check')) return { kind: 'check' };
-  const value = (...names: string[]): string | undefined => {
+  const value = (...names: string[]) => {
     const i = argv.findIndex((a) => names.includes(a));
     return i >= 0 ? argv[i + 1] : undefined;
   };

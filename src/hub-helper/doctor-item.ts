@@ -12,7 +12,7 @@ import { ask, HUB_SOCKET } from './client.js';
 import { docPath } from '../util/package.js';
 
 /** The client's program name, as the package installs it. */
-export const CLIENT_NAME = 'hub-request';
+const CLIENT_NAME = 'hub-request';
 
 type HelperSettings = {
   recovery: Pick<Settings['recovery'], 'powerCycle' | 'powerCycleCommand'>;
@@ -21,7 +21,7 @@ type HelperSettings = {
 };
 
 /** The helper's socket when the settings switch ports through it, else undefined. */
-export function helperSocketOf(settings: HelperSettings): string | undefined {
+function helperSocketOf(settings: HelperSettings) {
   const words = settings.recovery.powerCycleCommand.split(/\s+/).filter(Boolean);
   const used = settings.recovery.powerCycle || chargeWaysOf(settings.charge.ways).some((w) => w.way === 'uhubctl');
   if (!used || basename(words[0] ?? '') !== CLIENT_NAME) return undefined;

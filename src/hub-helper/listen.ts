@@ -19,7 +19,7 @@ const SERVE = fileURLToPath(new URL('./serve.js', import.meta.url));
 /** At most this many requests at once (a switch is rare); the server closes any more. */
 const MAX_AT_ONCE = 4;
 
-function main(argv: string[]): void {
+function main(argv: string[]) {
   const at = argv.indexOf('--socket');
   const socket = at >= 0 ? argv[at + 1] : undefined;
   if (!socket) {
@@ -30,7 +30,7 @@ function main(argv: string[]): void {
   // Paused: the connection's bytes are the child's to read.
   const server = createServer({ pauseOnConnect: true }, (conn: Socket) => {
     const child = spawn(process.execPath, [SERVE, ...serveArgs], { stdio: [conn, conn, 'inherit'] });
-    const done = (): void => {
+    const done = () => {
       conn.destroy();
     };
     child.on('exit', done);
@@ -51,7 +51,7 @@ function main(argv: string[]): void {
   server.listen(socket, () => {
     process.stderr.write(`device-agent-hub: listening on ${socket} (mode 0660, uid ${process.getuid?.()}, gid ${process.getgid?.()})\n`);
   });
-  const stop = (): void => {
+  const stop = () => {
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5_000).unref();
   };

@@ -24,18 +24,18 @@ export function parseRequest(line: string): HubRequest | { problem: string } {
 }
 
 /** Undefined when the port is one the operator mapped, else why it is refused. */
-export function refusal(request: { hub: string; port: number }, mapped: Iterable<HubPort>): string | undefined {
+export function refusal(request: { hub: string; port: number }, mapped: Iterable<HubPort>) {
   for (const place of mapped) if (place.hub === request.hub && place.port === request.port) return undefined;
   return `hub ${request.hub} port ${request.port} is not in hubPorts: the helper switches only the ports mapped to a phone`;
 }
 
 /** The request line the client sends. */
-export function requestLine(request: HubRequest): string {
+export function requestLine(request: HubRequest) {
   return request.kind === 'check' ? 'check\n' : `${request.action} ${request.hub} ${request.port}\n`;
 }
 
 /** The first line of an answer: `ok`, or `fail WHY`. */
-export function answerHead(problem: string | undefined): string {
+export function answerHead(problem: string | undefined) {
   return problem === undefined ? 'ok\n' : `fail ${problem.replace(/\s+/g, ' ')}\n`;
 }
 

@@ -19,8 +19,7 @@ import { join } from 'node:path';
 import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { loadConfig } from '../config/load.js';
 import { locate } from '../hub/tool-doctor.js';
-import { runTool } from '../hub/uhubctl.js';
-import { hubStatusProblem, portsByHub } from '../hub/status.js';
+import { hubListings, runTool } from '../hub/uhubctl.js';
 import { answerHead, MAX_REQUEST_BYTES, parseRequest, refusal, type HubRequest } from './request.js';
 
 const READ_TIMEOUT_MS = 5_000;
@@ -30,10 +29,10 @@ const SYSFS = '/sys/bus/usb/devices';
 const DEVFS = '/dev/bus/usb';
 
 /** The user the agent runs as (DynamicUser=yes: its uid changes, its name does not). */
-export const AGENT_USER = 'device-agent';
+const AGENT_USER = 'device-agent';
 
 /** Undefined when the peer of the instance name N-PID-UID may ask, else why not. */
-export function peerRefusal(instance: string, nameOf: (uid: number) => string | undefined): string | undefined {
+export function peerRefusal(instance: string, nameOf: (uid: number) => string | undefined) {
   const m = /^\d+-\d+-(\d+)$/.exec(instance);
   if (!m) return `no peer credentials in the instance name ${JSON.stringify(instance)}`;
   const uid = Number(m[1]);
@@ -43,7 +42,7 @@ export function peerRefusal(instance: string, nameOf: (uid: number) => string | 
 }
 
 /** A uid's name through NSS (nss-systemd knows the dynamic users). */
-function userName(uid: number): string | undefined {
+function userName(uid: number) {
   try {
     return execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', timeout: 5_000 }).split(':')[0] || undefined;
   } catch {
@@ -52,10 +51,10 @@ function userName(uid: number): string | undefined {
 }
 
 /** One line from the stream, at most MAX_REQUEST_BYTES, within the deadline. */
-export function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
+function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const done = (error?: Error): void => {
+    const done = (error?: Error) => {
       clearTimeout(timer);
       input.removeAllListeners('data');
       input.removeAllListeners('end');
@@ -74,10 +73,10 @@ export function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_
 }
 
 /** Where a hub's device node is, from sysfs as libusb finds it, and whether it opens. */
-export function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok: boolean; finding: string } {
+function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS) {
   let node: string;
   try {
-    const read = (name: string): number => Number(readFileSync(join(sysfs, hub, name), 'utf8').trim());
+    const read = (name: string) => Number(readFileSync(join(sysfs, hub, name), 'utf8').trim());
     node = join(devfs, String(read('busnum')).padStart(3, '0'), String(read('devnum')).padStart(3, '0'));
   } catch {
     return { ok: false, finding: `hub ${hub}: no ${join(sysfs, hub)} (no USB device at that place on this host)` };
@@ -93,24 +92,8 @@ export function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS): { ok:
   return { ok: true, finding: `hub ${hub}: ${node} opens` };
 }
 
-/** `uhubctl -l HUB` of each mapped hub: whether it lists the hub and each mapped port. */
-async function statusFindings(mapped: readonly HubPort[]): Promise<Array<{ ok: boolean; finding: string }>> {
-  const out: Array<{ ok: boolean; finding: string }> = [];
-  for (const [hub, ports] of portsByHub(mapped)) {
-    let output: string;
-    try {
-      output = await runTool(['uhubctl', '-l', hub], TOOL_TIMEOUT_MS);
-    } catch (error) {
-      output = (error as Error).message.replace(/^.*?: exit status \d+: /, '');
-    }
-    const problem = hubStatusProblem(hub, ports, output);
-    out.push(problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` });
-  }
-  return out;
-}
-
 /** The answer to one request: the problem (undefined when done) and the output. */
-export async function answer(
+async function answer(
   request: HubRequest,
   mapped: readonly HubPort[],
   env: NodeJS.ProcessEnv,
@@ -120,7 +103,12 @@ export async function answer(
     const tool = locate('uhubctl', env.PATH);
     const hubs = [...new Set(mapped.map((p) => p.hub))].map((hub) => hubNodeFinding(hub, roots.sysfs, roots.devfs));
     // uhubctl's own status listing of each mapped hub: a tool that runs but sees no hub there switches nothing.
-    const listings = 'found' in tool ? await statusFindings(mapped) : [];
+    const listings =
+      'found' in tool
+        ? (await hubListings(['uhubctl'], mapped, TOOL_TIMEOUT_MS)).map(({ hub, ports, problem }) =>
+            problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` },
+          )
+        : [];
     const lines = ['found' in tool ? `uhubctl: ${tool.found}` : `uhubctl: ${tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
     const problem = 'found' in tool ? [...hubs, ...listings].find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
     return { ...(problem !== undefined && { problem }), output: lines.join('\n') };
@@ -134,14 +122,19 @@ export async function answer(
   }
 }
 
-async function main(): Promise<number> {
-  const option = (name: string): string | undefined => {
+async function main() {
+  const option = (name: string) => {
     const at = process.argv.indexOf(name);
     return at >= 0 ? process.argv[at + 1] : undefined;
   };
   const configPath = option('--config-if-present');
 
   const write = (text: string): Promise<void> => new Promise((resolve) => process.stdout.write(text, () => resolve()));
+  const refuse = async (problem: string, said = problem) => {
+    process.stderr.write(`device-agent-hub: ${said}\n`);
+    await write(answerHead(problem));
+    return 1;
+  };
   let line: string;
   try {
     line = await readLine(process.stdin);
@@ -152,26 +145,15 @@ async function main(): Promise<number> {
   // Checked once the line is read: a peer whose line is left unread gets a reset instead of the answer.
   const peer = option('--peer');
   const refused = peer === undefined ? undefined : peerRefusal(peer, userName);
-  if (refused) {
-    process.stderr.write(`device-agent-hub: ${refused}\n`);
-    await write(answerHead(refused));
-    return 1;
-  }
+  if (refused) return refuse(refused);
   const request = parseRequest(line);
-  if ('problem' in request) {
-    process.stderr.write(`device-agent-hub: refused: ${request.problem}\n`);
-    await write(answerHead(request.problem));
-    return 1;
-  }
+  if ('problem' in request) return refuse(request.problem, `refused: ${request.problem}`);
   let mapped: HubPort[];
   try {
     const { settings } = loadConfig({ ...(configPath && existsSync(configPath) && { configPath }), env: process.env });
     mapped = [...hubPortsOf(settings.hubPorts).values()];
   } catch (error) {
-    const problem = `the helper cannot read the settings: ${(error as Error).message}`;
-    process.stderr.write(`device-agent-hub: ${problem}\n`);
-    await write(answerHead(problem));
-    return 1;
+    return refuse(`the helper cannot read the settings: ${(error as Error).message}`);
   }
   const { problem, output } = await answer(request, mapped, process.env, { sysfs: option('--usb-sysfs'), devfs: option('--usb-devfs') });
   // One line in the journal per request: what was asked and how it ended.

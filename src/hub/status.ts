@@ -8,7 +8,7 @@
 import type { HubPort } from '../config/hub-ports.js';
 
 /** The hubs a status listing shows, each with the ports it lists. */
-export function parseHubStatus(output: string): Map<string, Set<number>> {
+export function parseHubStatus(output: string) {
   const hubs = new Map<string, Set<number>>();
   let ports: Set<number> | undefined;
   for (const line of output.split('\n')) {
@@ -25,7 +25,7 @@ export function parseHubStatus(output: string): Map<string, Set<number>> {
 }
 
 /** What is wrong with one hub's status listing for the ports mapped on it (undefined: the hub and each port are there). */
-export function hubStatusProblem(hub: string, ports: readonly number[], output: string): string | undefined {
+export function hubStatusProblem(hub: string, ports: readonly number[], output: string) {
   const listed = parseHubStatus(output).get(hub);
   if (!listed) {
     const said = output
@@ -40,7 +40,7 @@ export function hubStatusProblem(hub: string, ports: readonly number[], output: 
 }
 
 /** The mapped ports by hub. */
-export function portsByHub(mapped: Iterable<HubPort>): Map<string, number[]> {
+export function portsByHub(mapped: Iterable<HubPort>) {
   const byHub = new Map<string, number[]>();
   for (const { hub, port } of mapped)
     byHub.set(

@@ -8,8 +8,7 @@ import { basename, delimiter, join } from 'node:path';
 import { chargeWaysOf } from '../config/charge-ways.js';
 import type { Settings } from '../config/schema.js';
 import { hubPortsOf } from '../config/hub-ports.js';
-import { hubStatusProblem, portsByHub } from './status.js';
-import { runTool } from './uhubctl.js';
+import { hubListings } from './uhubctl.js';
 
 /** One line of the doctor's checklist (src/platforms/doctor.ts's CheckItem, which this layer sits below). */
 interface ToolLine {
@@ -46,7 +45,7 @@ function needs(settings: HubToolSettings): Need[] {
   return out;
 }
 
-function programOf(command: string | undefined): string | undefined {
+function programOf(command: string | undefined) {
   return command?.split(/\s+/).find(Boolean);
 }
 
@@ -76,28 +75,6 @@ export function locate(program: string, path: string | undefined): { found: stri
   return { missing: program.includes('/') ? `${program} does not exist` : `${program} is not on PATH` };
 }
 
-/**
- * The status listing of each mapped hub by uhubctl's command (`-l HUB`): what it sees, or what is not found. A tool
- * that runs but sees no hub switches nothing.
- */
-async function seenHubs(command: string, hubPorts: readonly string[], env: NodeJS.ProcessEnv): Promise<{ seen: string[]; problems: string[] }> {
-  const argv = command.split(/\s+/).filter(Boolean);
-  const seen: string[] = [];
-  const problems: string[] = [];
-  for (const [hub, ports] of portsByHub(hubPortsOf(hubPorts).values())) {
-    let output: string;
-    try {
-      output = await runTool([...argv, '-l', hub], STATUS_TIMEOUT_MS, env);
-    } catch (error) {
-      output = (error as Error).message.replace(/^.*?: exit status \d+: /, '');
-    }
-    const problem = hubStatusProblem(hub, ports, output);
-    if (problem) problems.push(problem);
-    else seen.push(`hub ${hub} port ${ports.join(', ')}`);
-  }
-  return { seen, problems };
-}
-
 /** One line per hub tool the settings call on (`setting`: only the one it names); none when they call on none. */
 export async function hubToolItems(
   settings: HubToolSettings,
@@ -116,8 +93,16 @@ async function hubToolItem(settings: HubToolSettings, { setting, program, users 
     const head = `hub tool ${program} (${setting}, for ${who}): ${where.found}`;
     // uhubctl itself: a wrapper (sudo) may ask for what doctor cannot give, and the hub helper's client is checked through the helper (doctor-item.ts).
     if (setting !== 'recovery.powerCycleCommand' || basename(program) !== 'uhubctl' || !settings.hubPorts?.length) return { status: 'ok', finding: head };
-    const { seen, problems } = await seenHubs(settings.recovery.powerCycleCommand, settings.hubPorts, env);
-    if (problems.length === 0) return { status: 'ok', finding: `${head}; its status listing shows ${seen.join('; ')}` };
+    // The status listing of each mapped hub by uhubctl's command: a tool that runs but sees no hub switches nothing.
+    const listings = await hubListings(
+      settings.recovery.powerCycleCommand.split(/\s+/).filter(Boolean),
+      hubPortsOf(settings.hubPorts).values(),
+      STATUS_TIMEOUT_MS,
+      env,
+    );
+    const problems = listings.flatMap((l) => l.problem ?? []);
+    if (problems.length === 0)
+      return { status: 'ok', finding: `${head}; its status listing shows ${listings.map((l) => `hub ${l.hub} port ${l.ports.join(', ')}`).join('; ')}` };
     return {
       status: 'fail',
       finding: `${head}, but ${problems.join('; ')}`,

@@ -3,6 +3,8 @@
 // for a charge pause and end it. Run without a shell, bounded by a deadline; its output is kept for the log, cut short.
 
 import { execFile } from 'node:child_process';
+import type { HubPort } from '../config/hub-ports.js';
+import { hubStatusProblem, portsByHub } from './status.js';
 
 /** What recovery needs of a hub: one port's power cycled. */
 export interface PortPower {
@@ -32,23 +34,20 @@ export class Uhubctl implements PortPower, PortSwitch {
   }
 
   cycle(hub: string, port: number): Promise<string> {
-    return this.run(hub, port, 'cycle');
+    return this.run('-l', hub, '-p', String(port), '-a', 'cycle');
   }
 
   switch(hub: string, port: number, power: 'off' | 'on'): Promise<string> {
-    return this.run(hub, port, power);
+    return this.run('-l', hub, '-p', String(port), '-a', power);
   }
 
   status(hub: string): Promise<string> {
-    const [file, ...args] = this.argv;
-    if (!file) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
-    return runTool([file, ...args, '-l', hub], this.timeoutMs);
+    return this.run('-l', hub);
   }
 
-  private run(hub: string, port: number, action: 'cycle' | 'off' | 'on'): Promise<string> {
-    const [file, ...args] = this.argv;
-    if (!file) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
-    return runTool([file, ...args, '-l', hub, '-p', String(port), '-a', action], this.timeoutMs);
+  private run(...args: string[]) {
+    if (this.argv.length === 0) return Promise.reject(new Error('no hub port command is set (recovery.powerCycleCommand)'));
+    return runTool([...this.argv, ...args], this.timeoutMs);
   }
 }
 
@@ -70,4 +69,19 @@ export function runTool(argv: readonly string[], timeoutMs: number, env?: NodeJS
       reject(new Error(`${argv.join(' ')}: ${why}${output ? `: ${output.split('\n')[0]}` : ''}`));
     });
   });
+}
+
+/** Each mapped hub's status listing by the tool (`ARGV -l HUB`): its ports, and what is wrong with it (undefined: the hub and each port are there). */
+export async function hubListings(
+  argv: readonly string[],
+  mapped: Iterable<HubPort>,
+  timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<Array<{ hub: string; ports: number[]; problem?: string }>> {
+  const out = [];
+  for (const [hub, ports] of portsByHub(mapped)) {
+    const output = await runTool([...argv, '-l', hub], timeoutMs, env).catch((error: Error) => error.message.replace(/^.*?: exit status \d+: /, ''));
+    out.push({ hub, ports, problem: hubStatusProblem(hub, ports, output) });
+  }
+  return out;
 }

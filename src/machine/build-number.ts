@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The file a package or image build writes beside package.json: the commit it was built from, one line. */
-export const BUILD_NUMBER_FILE = 'build-number';
+const BUILD_NUMBER_FILE = 'build-number';
 
 const COMMIT = /^[0-9a-f]{40}$/;
 
@@ -11,7 +11,7 @@ const COMMIT = /^[0-9a-f]{40}$/;
  * `build-number` (an installed copy has no .git), else the commit of the checkout the agent runs from, else its
  * version.
  */
-export function buildNumber(root: string, version: string, env: NodeJS.ProcessEnv = process.env): string {
+export function buildNumber(root: string, version: string, env: NodeJS.ProcessEnv = process.env) {
   if (env.DEVICE_AGENT_BUILD_NUMBER) return env.DEVICE_AGENT_BUILD_NUMBER;
   const stamped = readLine(join(root, BUILD_NUMBER_FILE));
   if (stamped) return stamped;
@@ -20,7 +20,7 @@ export function buildNumber(root: string, version: string, env: NodeJS.ProcessEn
 }
 
 /** HEAD's commit, read from the files: no git process is spawned. */
-function checkoutCommit(root: string): string | undefined {
+function checkoutCommit(root: string) {
   // In a linked worktree (git worktree add) .git is a file naming the real git directory, and branches live in the main
   // checkout's directory.
   const pointer = /^gitdir: (.+)$/.exec(readLine(join(root, '.git')) ?? '')?.[1];
@@ -40,7 +40,7 @@ function checkoutCommit(root: string): string | undefined {
   return packed && COMMIT.test(packed) ? packed : undefined;
 }
 
-function readText(file: string): string | undefined {
+function readText(file: string) {
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -48,6 +48,6 @@ function readText(file: string): string | undefined {
   }
 }
 
-function readLine(file: string): string | undefined {
+function readLine(file: string) {
   return readText(file)?.split('\n')[0]!.trim() || undefined;
 }

@@ -5,7 +5,7 @@ import { parseMeminfo } from '../util/meminfo.js';
 import { pickNetwork } from './network.js';
 import { parseDefaultRoute } from './route.js';
 
-export interface MachineCollectorOptions {
+interface MachineCollectorOptions {
   version: string;
   buildNumber: string;
   /** Where /proc is (tests point it at a copy). */
@@ -23,7 +23,7 @@ export class MachineCollector {
 
   async collect(): Promise<Machine> {
     const proc = this.options.procDir ?? '/proc';
-    const read = (file: string): Promise<string | undefined> => readFile(`${proc}/${file}`, 'utf8').catch(() => undefined);
+    const read = (file: string) => readFile(`${proc}/${file}`, 'utf8').catch(() => undefined);
     const [meminfo, routes] = await Promise.all([read('meminfo'), read('net/route')]);
     const mem = meminfo === undefined ? undefined : parseMeminfo(meminfo);
     const totalmem = mem?.total ?? os.totalmem();

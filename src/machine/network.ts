@@ -7,7 +7,7 @@ import type { MachineNetwork } from '../cloud/types.js';
  */
 export function pickNetwork(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>, defaultName: string | undefined): MachineNetwork {
   const all = Object.entries(interfaces).flatMap(([name, list]) => (list ?? []).map((info) => ({ name, info })));
-  const rank = (e: { name: string; info: NetworkInterfaceInfo }): number =>
+  const rank = (e: { name: string; info: NetworkInterfaceInfo }) =>
     (e.name === defaultName ? 0 : 4) + (e.info.internal ? 8 : 0) + (e.info.family === 'IPv4' ? 0 : 1) + (e.info.address.startsWith('fe80') ? 2 : 0);
   const best = all.sort((a, b) => rank(a) - rank(b))[0]?.info;
   if (!best) return { address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4', mac: '00:00:00:00:00:00', cidr: '127.0.0.1/8', internal: true };

@@ -5,7 +5,7 @@
 
 const RTF_UP = 0x1;
 
-export function parseDefaultRoute(text: string): string | undefined {
+export function parseDefaultRoute(text: string) {
   let best: { iface: string; metric: number } | undefined;
   for (const line of text.split('\n')) {
     const f = line.trim().split(/\s+/);

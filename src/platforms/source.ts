@@ -24,7 +24,7 @@ export class SourceUnreachableError extends Error {
 }
 
 /** Which ready devices get a fresh inventory: all, or only these record keys. */
-export type Refresh = 'all' | ReadonlySet<string>;
+type Refresh = 'all' | ReadonlySet<string>;
 
 export interface CollectRequest {
   refresh: Refresh;
@@ -44,12 +44,7 @@ export interface ListingChange {
 }
 
 /** A device changed in a source's listing: appeared (from undefined), changed state, or went (to undefined). */
-export interface SourceChange {
-  key: string;
-  serial: string;
-  from?: string;
-  to?: string;
-}
+export type SourceChange = ListingChange & { key: string };
 
 export interface SourceEvents {
   /** The listing changed. */
@@ -133,7 +128,7 @@ export interface UsbInterface {
 }
 
 /** How a platform words a phone the kernel has on a port that its source does not list. */
-export interface OffListWords {
+interface OffListWords {
   /** What lists its phones (adb, usbmuxd): what cannot reach one off the list. */
   readonly source: string;
   /** Why a phone may be off that list, and what to do, when nothing more is known. */

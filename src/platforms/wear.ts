@@ -8,7 +8,7 @@
 import type { DeviceRegistry } from '../devices/registry.js';
 
 /** Where a battery's figures came from: the feature says it, never selects by it. */
-export type BatterySource = 'sysfs' | 'tradeinmode' | 'samsung' | 'ioregistry' | 'gasgauge';
+type BatterySource = 'sysfs' | 'tradeinmode' | 'samsung' | 'ioregistry' | 'gasgauge';
 
 export interface BatteryWear {
   /** Full charge cycles counted by the battery's gauge. */

@@ -15,18 +15,10 @@
 
 import { backoffBound, backoffDelay, type BackoffPolicy } from '../util/backoff.js';
 
-export const defaultCloudBackoff: BackoffPolicy = { firstMs: 20_000, maxMs: 5 * 60_000, factor: 2, jitter: 0.5 };
+const POLICY: BackoffPolicy = { firstMs: 20_000, maxMs: 5 * 60_000, factor: 2, jitter: 0.5 };
 
 /** Longest Retry-After honoured: a cloud asking for a day would silence its fleet for a day. */
-export const MAX_RETRY_AFTER_MS = 3_600_000;
-
-export interface CloudBackoffOptions {
-  /** The schedule's period (its longest gap). */
-  periodMs: number;
-  random: () => number;
-  policy?: BackoffPolicy;
-  maxRetryAfterMs?: number;
-}
+const MAX_RETRY_AFTER_MS = 3_600_000;
 
 export interface DeliveryFailure {
   now: number;
@@ -43,8 +35,6 @@ export interface Holds {
 }
 
 export class CloudBackoff {
-  private readonly policy: BackoffPolicy;
-  private readonly maxRetryAfterMs: number;
   private count = 0;
   /** When news that did not get through goes again; undefined while it waits for the schedule. */
   private resendAt: number | undefined;
@@ -55,10 +45,11 @@ export class CloudBackoff {
   /** News did not get through: it is resent at resendAt. */
   private owed = false;
 
-  constructor(private readonly options: CloudBackoffOptions) {
-    this.policy = options.policy ?? defaultCloudBackoff;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS;
-  }
+  constructor(
+    /** The schedule's period (its longest gap). */
+    private readonly periodMs: number,
+    private readonly random: () => number,
+  ) {}
 
   /** Reports in a row the cloud did not take. */
   get failures(): number {
@@ -69,19 +60,19 @@ export class CloudBackoff {
   failed({ now, carriedNews, retryAfterMs }: DeliveryFailure): void {
     this.count++;
     this.owed ||= carriedNews;
-    const { periodMs } = this.options;
-    if (periodMs <= this.policy.maxMs && backoffBound(this.count, this.policy) >= periodMs) {
+    const { periodMs } = this;
+    if (periodMs <= POLICY.maxMs && backoffBound(this.count, POLICY) >= periodMs) {
       this.resendAt = undefined;
       this.ticksFrom = now + periodMs / 2;
     } else {
-      this.resendAt = now + backoffDelay(this.count, this.policy, this.options.random());
+      this.resendAt = now + backoffDelay(this.count, POLICY, this.random());
       this.ticksFrom = undefined;
     }
     if (retryAfterMs === undefined) {
       this.notBefore = undefined;
     } else {
-      const wait = Math.min(Math.max(0, retryAfterMs), this.maxRetryAfterMs);
-      this.notBefore = now + wait + (this.options.random() * Math.min(wait, periodMs)) / 2;
+      const wait = Math.min(Math.max(0, retryAfterMs), MAX_RETRY_AFTER_MS);
+      this.notBefore = now + wait + (this.random() * Math.min(wait, periodMs)) / 2;
       // The schedule's next report is the first tick after it, at this host's own place in the period, not a report at the end of the wait.
       this.ticksFrom = Math.max(this.ticksFrom ?? -Infinity, this.notBefore);
     }

@@ -20,7 +20,7 @@
 // - a failed-device entry lives only while its device is reported; no retry is planned in the past;
 // - memory is bounded by the devices the last delivered report carried; everything per device is the registry's.
 
-import { FailedDevicePolicy, type FailedDevicePolicyOptions, type RecordResult } from '../cloud/failed-devices.js';
+import { FailedDevicePolicy, type RecordResult } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
 import type { DeviceSnapshot } from '../devices/snapshot.js';
 import type { CollectRequest } from '../platforms/source.js';
@@ -65,6 +65,14 @@ export const PROBE_RETRY: BackoffPolicy = { firstMs: 10_000, maxMs: 5 * 60_000 }
 
 /** How often the start report looks again whether every source has listed, while it waits for them. */
 const LISTING_POLL_MS = 100;
+/** Device changes are reported at most this long after the first, however they keep coming. */
+const MAX_CHANGE_WAIT_MS = 1_500;
+/** Reports other than the schedule's own tick that may go one after the other: the budget's tokens when full. */
+const REPORT_BURST = 3;
+/** One token of the report budget comes back this often: with 3 tokens, at most 12 such reports in any 60 s. */
+const REPORT_REFILL_MS = 6_000;
+/** A lost schedule tick is made up this long after it was due. */
+const WATCHDOG_SLACK_MS = 10_000;
 
 /** The schedule's own reports: everything else is news, which the cloud backoff resends. */
 const SCHEDULED: ReadonlySet<Trigger> = new Set(['schedule', 'watchdog']);
@@ -127,23 +135,10 @@ export interface PlannerOptions {
   periodMs: number;
   /** Upper bound of the random delay of a scheduled report. */
   jitterMs: number;
-  /** Device changes are gathered this long after the last one ... */
+  /** Device changes are gathered this long after the last one, at most MAX_CHANGE_WAIT_MS after the first. */
   debounceMs: number;
-  /** ... but never longer than this after the first (default 1.5 s). */
-  maxChangeWaitMs?: number;
-  /** Reports other than the schedule's own tick that may go one after the other: the budget's tokens when full (default 3). */
-  reportBurst?: number;
-  /** One token of the report budget comes back every reportRefillMs (default 6 s: with 3 tokens, at most 12 such reports in any 60 s). */
-  reportRefillMs?: number;
-  /** A lost schedule tick is made up this long after it was due (default 10 s). */
-  watchdogSlackMs?: number;
   /** The start report waits a random time under this (default 0): a fleet restarted together does not report in one second. */
   startSpreadMs?: number;
-  /** The backoff of resends while the cloud does not take reports (src/timing/cloud-backoff.ts). */
-  cloudBackoff?: BackoffPolicy;
-  /** How soon a device whose inventories keep failing is asked again (default PROBE_RETRY). */
-  probeRetry?: BackoffPolicy;
-  failed?: FailedDevicePolicyOptions;
   /** The random source of jitter (the agent's clock's). */
   random?: () => number;
   /** Whether every source has answered its first full listing (default: always). */
@@ -166,8 +161,8 @@ export interface PlannerOptions {
 }
 
 export class ReportPlanner {
-  private readonly o: Required<Omit<PlannerOptions, 'failed' | 'cloudBackoff'>>;
-  readonly failed: FailedDevicePolicy;
+  private readonly o: Required<PlannerOptions>;
+  readonly failed = new FailedDevicePolicy();
   private readonly cloud: CloudBackoff;
   /** The report budget of everything but the schedule's own tick. */
   private readonly budget: TokenBucket;
@@ -198,12 +193,7 @@ export class ReportPlanner {
     options: PlannerOptions,
   ) {
     this.o = {
-      maxChangeWaitMs: 1_500,
-      reportBurst: 3,
-      reportRefillMs: 6_000,
-      watchdogSlackMs: 10_000,
       startSpreadMs: 0,
-      probeRetry: PROBE_RETRY,
       random: systemClock.random,
       listed: () => true,
       returning: () => false,
@@ -212,9 +202,8 @@ export class ReportPlanner {
       ready: defaultReady,
       ...options,
     };
-    this.failed = new FailedDevicePolicy(options.failed);
-    this.cloud = new CloudBackoff({ periodMs: this.o.periodMs, random: this.o.random, policy: options.cloudBackoff });
-    this.budget = new TokenBucket({ capacity: this.o.reportBurst, refillMs: this.o.reportRefillMs });
+    this.cloud = new CloudBackoff(this.o.periodMs, this.o.random);
+    this.budget = new TokenBucket({ capacity: REPORT_BURST, refillMs: REPORT_REFILL_MS });
   }
 
   // ---- events ----
@@ -275,7 +264,8 @@ export class ReportPlanner {
    * replugged wedged phone is asked at once), or an inventory a report did not wait for brought news.
    */
   devicesChanged(now: number): void {
-    this.noteChange(now);
+    this.changeFirstAt ??= now;
+    this.changeLastAt = now;
   }
 
   // ---- plans ----
@@ -378,11 +368,6 @@ export class ReportPlanner {
 
   // ---- introspection ----
 
-  /** Sizes of what the planner holds, for the memory bound. */
-  footprint(): { failed: number } {
-    return { failed: this.failed.current().length };
-  }
-
   /** Every retry time the planner holds or reads (resend, failed devices, inventories), for checks. */
   plannedRetries(): number[] {
     const times: number[] = [];
@@ -393,20 +378,10 @@ export class ReportPlanner {
     return times;
   }
 
-  /** Reports in a row the cloud did not take. */
-  get cloudFailures(): number {
-    return this.cloud.failures;
-  }
-
   /** When a device whose inventories keep failing is asked again. */
   private retryAt(d: Pick<DeviceSnapshot, 'failures' | 'failure' | 'askedAt'>): number {
     const from = Math.max(d.failure?.at ?? -Infinity, d.askedAt ?? -Infinity);
-    return from + backoffBound(d.failures, this.o.probeRetry);
-  }
-
-  private noteChange(now: number): void {
-    this.changeFirstAt ??= now;
-    this.changeLastAt = now;
+    return from + backoffBound(d.failures, PROBE_RETRY);
   }
 
   private dueTimes(now: number): Map<Trigger, number> {
@@ -417,7 +392,7 @@ export class ReportPlanner {
     // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
     if (this.settleDue && this.settleAt !== undefined) due.set('source-settled', this.settleAt);
     if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
-      due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + this.o.maxChangeWaitMs));
+      due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + MAX_CHANGE_WAIT_MS));
     }
     const failedAt = this.failed.nextRetryAt();
     if (failedAt !== undefined) due.set('failed-device-retry', failedAt);
@@ -429,7 +404,7 @@ export class ReportPlanner {
     // Nothing goes before the start report while it waits for the listings: it is the first report, and says them all.
     if (waiting) for (const [t, at] of due) if (t !== 'start') due.set(t, Math.max(at, startAt));
     const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt ?? -Infinity);
-    if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + this.o.watchdogSlackMs);
+    if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + WATCHDOG_SLACK_MS);
 
     // One budget for every trigger but the schedule's tick, device changes and SIGHUP loops included.
     const tokenAt = this.budget.freeAt(now);

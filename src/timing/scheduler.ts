@@ -1,5 +1,5 @@
 import type { Logger } from '../log/logger.js';
-import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
+import { every, systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 import { nextRun, parseCron, type CronSchedule } from '../util/cron.js';
 import { nodePhase, runDelay } from './spread.js';
 import { limited } from '../log/limited.js';
@@ -11,15 +11,6 @@ const CLOCK_STEP_MS = 3_000;
 // Timers run on the monotonic clock: a long wait is cut into pieces so that the wall clock is read again at least this
 // often.
 const MAX_SLEEP_MS = 60_000;
-
-/**
- * How far the wall clock moved against the monotonic clock between two readings (positive: forward). A cron schedule
- * follows the wall clock: a naive one waits out a step back (an hour's step: an hour without a report) and makes up, or
- * warns about, every run a step forward skipped.
- */
-export function wallClockStep(prev: { wall: number; mono: number }, now: { wall: number; mono: number }): number {
-  return now.wall - prev.wall - (now.mono - prev.mono);
-}
 
 export interface SchedulerOptions {
   expression: string;
@@ -67,7 +58,7 @@ export class Scheduler {
 
   start(): void {
     this.clockMark = this.readClocks();
-    this.armClockCheck();
+    this.clockTimer = every(this.clock, this.options.clockCheckMs ?? CLOCK_CHECK_MS, () => this.checkClock(), { unref: true });
     this.plan(this.clock.wall());
   }
 
@@ -141,24 +132,16 @@ export class Scheduler {
     this.plan(now, next.cronAt);
   }
 
-  private armClockCheck(): void {
-    this.clockTimer = this.clock.setTimer(
-      () => {
-        this.checkClock();
-        if (this.clockTimer) this.armClockCheck();
-      },
-      this.options.clockCheckMs ?? CLOCK_CHECK_MS,
-      { unref: true },
-    );
-  }
-
   private readClocks(): { wall: number; mono: number } {
     return { wall: this.clock.wall(), mono: this.clock.monotonic() };
   }
 
   private checkClock(): void {
     const now = this.readClocks();
-    const step = wallClockStep(this.clockMark, now);
+    // How far the wall clock moved against the monotonic clock (positive: forward). A cron schedule follows the wall
+    // clock: a naive one waits out a step back (an hour's step: an hour without a report) and makes up, or warns
+    // about, every run a step forward skipped.
+    const step = now.wall - this.clockMark.wall - (now.mono - this.clockMark.mono);
     this.clockMark = now;
     if (Math.abs(step) < CLOCK_STEP_MS || this.next === undefined) return;
     limited(this.options.logger).warn(

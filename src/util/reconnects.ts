@@ -43,11 +43,6 @@ export class Reconnects {
     this.summaryMs = policy.summaryMs ?? 5 * 60_000;
   }
 
-  /** Ends in a row, each soon after the connection opened. */
-  get quickEnds(): number {
-    return this.ends;
-  }
-
   /** The connection is open. */
   opened(): void {
     this.openedAt = this.clock.monotonic();

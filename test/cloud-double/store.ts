@@ -2,9 +2,26 @@
 // the latest DeviceInfo per udid, turned into the spec's Device shape for the
 // GET endpoints. Bodies reaching here have passed schema.ts.
 
-import type { Device, DeviceInfo, ReportBody } from '../../src/cloud/types.js';
+import type { DeviceInfo, ReportBody } from '../../src/cloud/types.js';
 
-export type { Device };
+/** A device as the cloud lists it (GET /devices privateDevices, GET /devices/{udid}). */
+export interface Device {
+  id: number;
+  isBooked: boolean;
+  isOnline: boolean;
+  modelName: string;
+  deviceName: string;
+  resolution: { width: number; height: number };
+  platformName: string;
+  platformVersion: string;
+  installedBrowsers: { name: string; version: string }[];
+  deviceImageUrl: string;
+  isFavorite: boolean;
+  isCloud: boolean;
+  isMyOrg: boolean;
+  isMyOwn: boolean;
+  udid?: string;
+}
 
 export interface StoredDevice {
   id: number;

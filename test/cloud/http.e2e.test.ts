@@ -2,7 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpRequest, HttpAnswerError, HttpTimeoutError } from '../../src/cloud/http.js';
+import { HttpAnswerError } from '../../src/cloud/content-encoding.js';
+import { httpRequest, HttpTimeoutError } from '../../src/cloud/http.js';
 
 let server: Server;
 let base: string;

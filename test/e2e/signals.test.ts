@@ -67,11 +67,13 @@ describe('a flood of SIGHUPs (a reload loop, a script gone wrong)', () => {
       a.child.kill('SIGHUP');
       await sleep(20);
     }
+    // 4 s alone; longer on a loaded machine, which the bound below follows.
+    const flood = Date.now() - t0;
     await sleep(6_000);
     const puts = cloud.putRequests().filter((r) => r.receivedAt >= t0);
     // At most one report per 5 s for SIGHUPs, the first at once: 2 in the 4 s, 1 after.
     expect(puts.length).toBeGreaterThanOrEqual(1);
-    expect(puts.length).toBeLessThanOrEqual(3);
+    expect(puts.length).toBeLessThanOrEqual(2 + Math.ceil(flood / 5_000));
     expect(a.logs().filter((l) => String(l.msg).startsWith('SIGHUP')).length).toBeLessThanOrEqual(11);
     expect(a.logs().filter((l) => l.msg === 'a full report was asked for').length).toBeLessThanOrEqual(11);
     expect(a.child.exitCode).toBeNull();

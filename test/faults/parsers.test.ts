@@ -3,8 +3,9 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PROBES } from '../../src/platforms/android/inventory/probes/registry.js';
 import { assembleDeviceInfo } from '../../src/platforms/android/inventory/assemble.js';
-import { marker, SECTION, splitSections } from '../../src/platforms/android/inventory/script.js';
+import { marker, splitSections } from '../../src/platforms/android/inventory/script.js';
 import { firstProp, parseGetprop } from '../../src/platforms/android/inventory/parsers/getprop.js';
 import { parseIpAddresses, preferredAddress } from '../../src/platforms/android/inventory/parsers/network.js';
 import { installedBrowsers, parsePackages } from '../../src/platforms/android/inventory/parsers/packages.js';
@@ -102,7 +103,7 @@ describe('faults: garbage into every parser', () => {
   it('any script output goes through splitSections and assembleDeviceInfo without throwing; the device keeps an identity', () => {
     const piece = fc.oneof(
       text,
-      fc.constantFrom(...Object.values(SECTION), 'end').map((name) => marker(name)),
+      fc.constantFrom(...PROBES.map((p) => p.section), 'end').map((name) => marker(name)),
       fc.constantFrom('\r\n', '\n', '\0'),
     );
     fc.assert(

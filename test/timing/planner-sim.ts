@@ -73,7 +73,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
     if (obs.violation) return;
     const next = planner.nextAt(t);
     if (next !== undefined && next < t) obs.violation = `${where}: nextAt ${next} before now ${t}`;
-    const fp = planner.footprint();
+    const footprint = planner.failed.current().length;
     const present = state.size;
     if (bed.registry.size !== present) obs.violation = `${where}: the registry holds ${bed.registry.size} devices, adb lists ${present}`;
     if (lastDeliveredSent) {
@@ -81,7 +81,7 @@ export function simulate(input: SimInput, options: PlannerOptions, horizonMs: nu
         if (!lastDeliveredSent.has(f.udid)) obs.violation = `${where}: failed entry ${f.udid} kept although the last delivered report did not carry it`;
       }
     }
-    obs.maxFootprint = Math.max(obs.maxFootprint, fp.failed);
+    obs.maxFootprint = Math.max(obs.maxFootprint, footprint);
   };
 
   const step = (until: number): void => {

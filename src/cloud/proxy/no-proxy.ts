@@ -5,7 +5,7 @@
 
 import { isIP } from 'node:net';
 
-export type NoProxyEntry =
+type NoProxyEntry =
   { kind: 'all' } | { kind: 'host'; name: string; port?: number } | { kind: 'address'; family: 4 | 6; bytes: Uint8Array; bits: number; port?: number };
 
 export interface NoProxyList {
@@ -28,14 +28,14 @@ export function parseNoProxy(text: string | undefined): NoProxyList {
 }
 
 /** The entry of the list that sends a request to host:port direct, or undefined when the proxy is used. */
-export function noProxyMatch(list: NoProxyList, host: string, port: number): NoProxyEntry | undefined {
+export function noProxyMatch(list: NoProxyList, host: string, port: number) {
   const target = targetOf(host);
   if (target === undefined) return undefined;
   return list.entries.find((entry) => matches(entry, target, port));
 }
 
 /** An entry as it would be written back, for messages. */
-export function formatEntry(entry: NoProxyEntry): string {
+export function formatEntry(entry: NoProxyEntry) {
   if (entry.kind === 'all') return '*';
   const port = entry.port === undefined ? '' : `:${entry.port}`;
   if (entry.kind === 'host') return entry.name + port;
@@ -55,7 +55,7 @@ function targetOf(host: string): Target | undefined {
   return name ? { kind: 'host', name } : undefined;
 }
 
-function matches(entry: NoProxyEntry, target: Target, port: number): boolean {
+function matches(entry: NoProxyEntry, target: Target, port: number) {
   if (entry.kind === 'all') return true;
   if (entry.port !== undefined && entry.port !== port) return false;
   if (entry.kind === 'host') {
@@ -117,13 +117,13 @@ function addressEntry(text: string, port: number | undefined): NoProxyEntry | nu
   return entry;
 }
 
-function portOf(text: string): number | undefined {
+function portOf(text: string) {
   if (!/^\d{1,5}$/.test(text)) return undefined;
   const port = Number(text);
   return port >= 1 && port <= 65535 ? port : undefined;
 }
 
-function samePrefix(a: Uint8Array, b: Uint8Array, bits: number): boolean {
+function samePrefix(a: Uint8Array, b: Uint8Array, bits: number) {
   const whole = Math.floor(bits / 8);
   for (let i = 0; i < whole; i++) if (a[i] !== b[i]) return false;
   const rest = bits % 8;
@@ -156,7 +156,7 @@ function addressBytes(address: string, family: 4 | 6): Uint8Array | undefined {
   return bytes;
 }
 
-function ipv6Text(bytes: Uint8Array): string {
+function ipv6Text(bytes: Uint8Array) {
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
   return groups.join(':');

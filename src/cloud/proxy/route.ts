@@ -28,7 +28,7 @@ export type Route =
   | { kind: 'direct'; why: 'loopback-plain-http'; proxy: ProxyEndpoint; setting: string };
 
 /** The setting names as operators know them, for messages. */
-export const SETTING_NAMES = {
+const SETTING_NAMES = {
   https: 'httpsProxy (DEVICE_AGENT_HTTPS_PROXY, else the https-proxy credential, https_proxy or HTTPS_PROXY)',
   http: 'httpProxy (DEVICE_AGENT_HTTP_PROXY, else the http-proxy credential, http_proxy or HTTP_PROXY)',
   noProxy: 'noProxy (DEVICE_AGENT_NO_PROXY, else no_proxy or NO_PROXY)',
@@ -57,11 +57,11 @@ export function routeFor(plan: ProxyPlan, url: URL): Route {
 }
 
 /** Every password and credential the settings carry, for the log masker. */
-export function proxySecrets(plan: ProxyPlan): string[] {
+export function proxySecrets(plan: ProxyPlan) {
   return [...(plan.https?.secrets ?? []), ...(plan.http?.secrets ?? [])];
 }
 
-function endpoint(value: string | undefined, setting: string): ProxyEndpoint | undefined {
+function endpoint(value: string | undefined, setting: string) {
   const parsed = parseProxyUrl(value);
   if (isProblem(parsed)) throw new Error(`${setting} ${parsed.problem}`);
   return parsed;

@@ -28,7 +28,7 @@ export class ProxyTunnelError extends Error {
   }
 }
 
-export interface TunnelOptions {
+interface TunnelOptions {
   /** Destroys the tunnel in the making (the caller's timeout or shutdown). */
   signal?: AbortSignal;
   userAgent?: string;
@@ -40,7 +40,7 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
   return new Promise((resolve, reject) => {
     const { signal } = options;
     if (signal?.aborted) {
-      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      reject(abortReason(signal));
       return;
     }
     const headers: Record<string, string> = { Host: authority };
@@ -50,7 +50,7 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
     const request = http.request({ host: proxy.host, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false, setHost: false });
     let connected = false;
     let settled = false;
-    const finish = (error: Error | undefined, socket?: Socket): void => {
+    const finish = (error: Error | undefined, socket?: Socket) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
@@ -61,10 +61,8 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
         resolve(socket!);
       }
     };
-    const fail = (failure: TunnelFailure): void => finish(new ProxyTunnelError(proxy.label, authority, failure));
-    const onAbort = (): void => {
-      finish(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
-    };
+    const fail = (failure: TunnelFailure) => finish(new ProxyTunnelError(proxy.label, authority, failure));
+    const onAbort = () => finish(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
 
     request.on('socket', (socket: Socket) => {
@@ -104,12 +102,12 @@ function answerFailure(status: number, statusText: string, headers: Record<strin
 }
 
 /** The scheme names of Proxy-Authenticate challenges (Basic, Negotiate, NTLM): their parameters (realm, nonce) say nothing the operator needs. */
-export function challengeSchemes(value: string | string[] | undefined): string[] {
+export function challengeSchemes(value: string | string[] | undefined) {
   const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
   return [...new Set(list.map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean))];
 }
 
-function describeFailure(proxy: string, target: string, failure: TunnelFailure): string {
+function describeFailure(proxy: string, target: string, failure: TunnelFailure) {
   switch (failure.step) {
     case 'connect':
       return `proxy ${proxy} is not reachable (${failure.code})`;
@@ -123,4 +121,9 @@ function describeFailure(proxy: string, target: string, failure: TunnelFailure):
       return `proxy ${proxy} answered CONNECT ${target} with ${failure.status}${text}${extra}`;
     }
   }
+}
+
+/** Why an aborted signal was aborted, as an error. */
+export function abortReason(signal: AbortSignal) {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

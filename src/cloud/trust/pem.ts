@@ -3,6 +3,6 @@
 
 const BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
-export function certificateBlocks(text: string): string[] {
+export function certificateBlocks(text: string) {
   return [...text.matchAll(BLOCK)].map((m) => `${m[0]}\n`);
 }

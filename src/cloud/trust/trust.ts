@@ -9,7 +9,7 @@ import { createSecureContext, getCACertificates, type SecureContext } from 'node
 import { ConfigError } from '../../config/errors.js';
 import { certificateBlocks } from './pem.js';
 
-export interface TrustSettings {
+interface TrustSettings {
   caFile?: string;
   systemCa: boolean;
 }
@@ -27,9 +27,9 @@ export interface Trust {
 }
 
 /** Debian and Ubuntu, Fedora and RHEL, openSUSE, Alpine: where update-ca-certificates and its kin write the bundle. */
-export const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
+const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
 
-export const CA_FILE_SETTING = 'caFile (DEVICE_AGENT_CA_FILE)';
+const CA_FILE_SETTING = 'caFile (DEVICE_AGENT_CA_FILE)';
 
 /** Reads the files the settings name; a caFile that cannot be used is a ConfigError naming it. */
 export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = process.env, bundles: readonly string[] = SYSTEM_BUNDLES): Trust {
@@ -42,7 +42,7 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
     const found = firstReadable(tried);
     if (found) {
       const blocks = certificateBlocks(found.text);
-      for (const b of blocks) extra.push(b);
+      extra.push(...blocks);
       sources.push({ kind: 'system', path: found.path, count: blocks.length });
     } else {
       sources.push({ kind: 'system-missing', tried });
@@ -50,14 +50,14 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
   }
   if (settings.caFile) {
     const blocks = readCaFile(settings.caFile);
-    for (const b of blocks) extra.push(b);
+    extra.push(...blocks);
     sources.push({ kind: 'file', path: settings.caFile, subjects: blocks.map(subjectOf) });
   }
   if (extra.length === 0) return { secureContext: undefined, sources };
   return { secureContext: createSecureContext({ ca: [...defaults, ...extra] }), sources };
 }
 
-function readCaFile(path: string): string[] {
+function readCaFile(path: string) {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -77,11 +77,11 @@ function readCaFile(path: string): string[] {
   return blocks;
 }
 
-function subjectOf(block: string): string {
+function subjectOf(block: string) {
   return new X509Certificate(block).subject.replace(/\n/g, ', ');
 }
 
-function firstReadable(paths: readonly string[]): { path: string; text: string } | undefined {
+function firstReadable(paths: readonly string[]) {
   for (const path of paths) {
     try {
       return { path, text: readFileSync(path, 'utf8') };

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { isReadyState } from '../../cloud/device-facts.js';
 import type { Metric } from '../../util/metric.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { AuthLedger, seenPhones } from './ledger.js';
+import type { SeenPhone } from './lapse.js';
+import { AuthLedger } from './ledger.js';
 
 /** Where the phones away are kept across restarts. */
 export const STATE_FILE = 'adb-authorizations.json';
@@ -28,15 +29,16 @@ export function adbAuthorizationFeature(ctx: FeatureContext): Feature {
   return {
     name: 'adb-authorization',
     start: () => ledger.load(),
+    // The phones adb has connected now (the record's state is its source's ready state, whatever its inventory did: the
+    // key is in use), each once by udid, with the window read on its connection.
     annotate: (devices) => {
-      ledger.seen(
-        seenPhones(devices, (info) => {
-          if (!isReadyState(info.state)) return undefined;
-          const [record] = registry.byUdid(info.udid);
-          if (!record) return undefined;
-          return { serial: record.serial, windowMs: facts.authorizationWindowMs(registry, record.key) };
-        }),
-      );
+      const seen = new Map<string, SeenPhone>();
+      for (const { udid, state } of devices) {
+        if (seen.has(udid) || !isReadyState(state)) continue;
+        const [record] = registry.byUdid(udid);
+        if (record) seen.set(udid, { udid, serial: record.serial, windowMs: facts.authorizationWindowMs(registry, record.key) });
+      }
+      ledger.seen([...seen.values()]);
       return [...devices];
     },
     notes: (device) => {

@@ -6,7 +6,6 @@
 // restart must not lose changed, and at most hourly for the times seen.
 // A file that does not read is one warning and a fresh start (each phone
 // is followed again from its next report).
-import type { DeviceInfo } from '../../cloud/types.js';
 import type { Logger } from '../../log/logger.js';
 import { StateFile } from '../../config/state-file.js';
 import { jsonObject } from '../../util/json-object.js';
@@ -102,25 +101,6 @@ export class AuthLedger {
   private save(now: number): void {
     if (this.file?.save(this.entries.values())) this.savedAt = now;
   }
-}
-
-/**
- * The phones a report holds that adb has connected now (`connected`: the
- * record's state is its source's ready state, whatever its inventory did:
- * the key is in use), as the ledger follows them: by udid, with the window
- * read on their connection.
- */
-export function seenPhones(
-  devices: readonly DeviceInfo[],
-  connected: (info: DeviceInfo) => { serial: string; windowMs: number | undefined } | undefined,
-): SeenPhone[] {
-  const out = new Map<string, SeenPhone>();
-  for (const info of devices) {
-    if (out.has(info.udid)) continue;
-    const w = connected(info);
-    if (w) out.set(info.udid, { udid: info.udid, serial: w.serial, windowMs: w.windowMs });
-  }
-  return [...out.values()];
 }
 
 function duration(ms: number): string {

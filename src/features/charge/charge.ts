@@ -12,7 +12,7 @@ import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
-import type { ChargeEntry, ChargePause, PauseEnd } from './pauses.js';
+import { portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
@@ -84,14 +84,13 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   let claims: Claim[] = [];
 
+  /** The pauses whose port is held off now. */
+  const heldOff = () => pauses.entries().flatMap(([, e]) => (portHeldOff(e) ? [e.pause!] : []));
   /** Keeps the ports held off now (see pausedPortsFile). */
-  const keep = (): void => {
-    const off = pauses.entries().flatMap(([, e]) => (e.pause && !e.pause.ended?.switchedOn ? [e.pause] : []));
-    kept?.save(off.map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
-  };
-  const portsOf = (way: PortWay): Promise<PortSwitch> => {
-    const found = ports[way];
-    return found ? Promise.resolve(found) : Promise.reject(new Error(`no port switch for the way ${way}`));
+  const keep = () => kept?.save(heldOff().map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
+  const switchPort = (p: { way: PortWay; hub: string; port: number }, power: 'off' | 'on'): Promise<string> => {
+    const found = ports[p.way];
+    return found ? found.switch(p.hub, p.port, power) : Promise.reject(new Error(`no port switch for the way ${p.way}`));
   };
   /** The hub port mapped to this phone, as the shared look-up finds it. */
   const placeOf = (r: DeviceSnapshot, udid: string) => mapping.portOf(claimOf(r, udid), claims);
@@ -159,29 +158,19 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const pause = pauses.of(serial)!.pause!;
     const ended = pause.ended!;
     const since = ended.onWall ?? ended.atWall;
-    const fresh = record?.state === 'device' && record.failures === 0 && record.inventoriedAt !== undefined && record.inventoriedAt > since;
-    const verdict = checkBack({ now, until: ended.waitUntil, seen: fresh ? powerOf(record.last) : undefined });
+    const verdict = checkBack({ now, until: ended.waitUntil, seen: readSince(record, since) ? powerOf(record.last) : undefined });
     const place = `hub ${pause.hub} port ${pause.port}`;
-    const fields = { serial, udid: pause.udid, hub: pause.hub, port: pause.port };
     const waited = Math.round(policy.waitBackMs / 1000);
+    const check = `uhubctl -l ${pause.hub} -p ${pause.port}`;
     if (verdict === 'charging') stats.counter(CHARGE_POWER_CHECKS).add('charging_again');
-    if (verdict === 'not-charging') {
-      stats.counter(CHARGE_POWER_CHECKS).add('not_charging_again');
+    if (verdict === 'not-charging' || verdict === 'not-back') {
+      stats.counter(CHARGE_POWER_CHECKS).add(verdict === 'not-charging' ? 'not_charging_again' : 'not_back');
       limited(logger).warn(
-        'charge-not-again',
-        fields,
-        `${pause.udid} is back on adb after its charge pause but not on power ${waited} s after ${place} was switched on again: ` +
-          `check the port's power (uhubctl -l ${pause.hub} -p ${pause.port}), the cable and the hub's power supply`,
-        serial,
-      );
-    }
-    if (verdict === 'not-back') {
-      stats.counter(CHARGE_POWER_CHECKS).add('not_back');
-      limited(logger).warn(
-        'charge-not-back',
-        fields,
-        `${pause.udid} is not back on adb ${waited} s after ${place} was switched on again at the end of its charge pause: ` +
-          `check that the port is on (uhubctl -l ${pause.hub} -p ${pause.port}) and the phone's cable`,
+        verdict === 'not-charging' ? 'charge-not-again' : 'charge-not-back',
+        { serial, udid: pause.udid, hub: pause.hub, port: pause.port },
+        verdict === 'not-charging'
+          ? `${pause.udid} is back on adb after its charge pause but not on power ${waited} s after ${place} was switched on again: check the port's power (${check}), the cable and the hub's power supply`
+          : `${pause.udid} is not back on adb ${waited} s after ${place} was switched on again at the end of its charge pause: check that the port is on (${check}) and the phone's cable`,
         serial,
       );
     }
@@ -249,13 +238,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const p = entry?.pause;
     // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.
     const after = p?.ended?.atWall ?? p?.sinceWall;
-    const fresh =
-      record !== undefined &&
-      record.state === 'device' &&
-      record.failures === 0 &&
-      record.last !== undefined &&
-      record.inventoriedAt !== undefined &&
-      (after === undefined || record.inventoriedAt > after);
+    const fresh = readSince(record, after ?? -Infinity) && record.last !== undefined;
     const level = fresh ? Number(record.last.battery?.percentage) : NaN;
     const udid = record?.udid ?? p?.udid;
     const busy = look.isBusy(targetOf(serial));
@@ -315,39 +298,35 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
           `switching hub ${p.hub} port ${p.port} on: an earlier run of the agent left it off for a charge pause of ${p.udid}`,
         );
         track(
-          portsOf(p.way)
-            .then((s) => s.switch(p.hub, p.port, 'on'))
-            .then(
-              () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
-              (err: unknown) => {
-                const text = err instanceof Error ? err.message : String(err);
-                logger.warn(
-                  { hub: p.hub, port: p.port, udid: p.udid, err: text },
-                  `could not switch hub ${p.hub} port ${p.port} on (an earlier run left it off for ${p.udid}): ${text}; switch it on by hand (${byHand(p)})`,
-                );
-              },
-            ),
+          switchPort(p, 'on').then(
+            () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
+            (err: unknown) => {
+              const text = err instanceof Error ? err.message : String(err);
+              logger.warn(
+                { hub: p.hub, port: p.port, udid: p.udid, err: text },
+                `could not switch hub ${p.hub} port ${p.port} on (an earlier run left it off for ${p.udid}): ${text}; switch it on by hand (${byHand(p)})`,
+              );
+            },
+          ),
         );
       }
       kept?.save([]);
     },
     /** Switches paused phones' ports on before the agent goes (a pause must not outlive who would end it), within the shutdown time. */
     async stop() {
-      const off = pauses.entries().flatMap(([serial, e]) => (e.pause && !e.pause.ended?.switchedOn ? [{ ...e.pause, serial }] : []));
+      const off = heldOff();
       if (!off.length) return;
       logger.info({ ports: off.map((p) => `${p.hub}:${p.port}`) }, `switching ${off.length} hub port(s) of paused phones on again before stopping`);
       const all = Promise.all(
         off.map((p) =>
-          portsOf(p.way)
-            .then((s) => s.switch(p.hub, p.port, 'on'))
-            .then(
-              () => pauses.forget(p.serial),
-              (err: unknown) =>
-                logger.warn(
-                  { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
-                  `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
-                ),
-            ),
+          switchPort(p, 'on').then(
+            () => pauses.forget(p.serial),
+            (err: unknown) =>
+              logger.warn(
+                { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
+                `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
+              ),
+          ),
         ),
       );
       let timer: Timer | undefined;
@@ -376,9 +355,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       return intents;
     },
     async apply({ serial, power }, look) {
-      const entry = pauses.of(serial)!;
-      const { hub, port, udid } = entry.pause!;
-      const output = await (await portsOf(entry.pause!.way)).switch(hub, port, power);
+      const { hub, port, udid, way } = pauses.of(serial)!.pause!;
+      const output = await switchPort({ hub, port, way }, power);
       const current = pauses.of(serial)!;
       const p = current.pause;
       pauses.set(serial, {
@@ -400,10 +378,11 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       const waitMs = backoffDelay(failures, RETRY, clock.random());
       // An off switch that failed leaves the port on: no pause, and the phone charges as before.
       pauses.set(serial, { ...current, failures, retryAt: clock.monotonic() + waitMs, ...(power === 'off' && { pause: undefined }) });
+      const about = `about ${Math.round(waitMs / 1000)} s`;
       const what =
         power === 'off'
-          ? `its charge is not paused; a pause is tried again in about ${Math.round(waitMs / 1000)} s at the earliest`
-          : `the phone stays without USB power until it works; the agent tries again in about ${Math.round(waitMs / 1000)} s, and on, less and less often`;
+          ? `its charge is not paused; a pause is tried again in ${about} at the earliest`
+          : `the phone stays without USB power until it works; the agent tries again in ${about}, and on, less and less often`;
       // Said once per run of failures: the retries that follow fail the same way.
       if (failures === 1)
         limited(logger).warn(
@@ -428,8 +407,13 @@ function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number
 /** A paused phone's latest reading for the power check (its battery service's time and word); gone: off its source's list. */
 function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
   if (record === undefined) return 'gone';
-  if (record.state !== 'device' || record.failures !== 0 || record.inventoriedAt === undefined) return undefined;
+  if (!readSince(record, -Infinity)) return undefined;
   return { at: record.last?.batteryDetail?.observedAtMs ?? record.inventoriedAt, seen: powerOf(record.last) };
+}
+
+/** Whether the phone is on adb and its inventory answered after wall ms `since`: only such a reading says anything of now. */
+function readSince(record: DeviceSnapshot | undefined, since: number): record is DeviceSnapshot & { inventoriedAt: number } {
+  return record?.state === 'device' && record.failures === 0 && record.inventoriedAt !== undefined && record.inventoriedAt > since;
 }
 
 /** The runner's target for the switches of one phone's port: one at a time, and the policy decides nothing while one is in flight. */

@@ -80,11 +80,6 @@ export class ChargePauses {
   entries(): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
     return entriesIn(this.facet);
   }
-
-  /** The pause of the phone with this udid, running or waiting for the phone to come back. */
-  pauseOf(udid: string): Readonly<ChargePause> | undefined {
-    return pauseIn(this.facet, udid);
-  }
 }
 
 /** Every charge entry with its serial, whatever the platform: what the report applies. */
@@ -94,16 +89,14 @@ export function chargeEntries(registry: Pick<DeviceRegistry, 'facet'>): Array<[s
 
 /** The pause of the phone with this udid, whatever its platform: what its row shows while it is off its source's list. */
 export function pauseOfUdid(registry: Pick<DeviceRegistry, 'facet'>, udid: string): Readonly<ChargePause> | undefined {
-  return pauseIn(registry.facet(CHARGE), udid);
+  return registry
+    .facet(CHARGE)
+    .entries()
+    .find(([, entry]) => entry.pause?.udid === udid)?.[1].pause;
 }
 
 function entriesIn(facet: Facet<ChargeEntry>): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
   return facet.entries().map(([key, entry]) => [keyParts(key).serial, entry]);
-}
-
-function pauseIn(facet: Facet<ChargeEntry>, udid: string): Readonly<ChargePause> | undefined {
-  for (const [, entry] of facet.entries()) if (entry.pause?.udid === udid) return entry.pause;
-  return undefined;
 }
 
 /** Whether the phone's port is off on purpose or being switched for a pause (from before its off switch to its on): recovery leaves it. */

@@ -7,18 +7,8 @@ import type { BatteryFacts } from '../../platforms/doctor.js';
 import type { CheckItem } from '../../platforms/doctor.js';
 
 export function batteryItems(serial: string, battery: BatteryFacts, settings: HealthSettings): CheckItem[] {
-  const findings = evaluate(
-    {
-      temperatureCelsius: battery.temperatureCelsius,
-      batteryPercent: battery.batteryPercent,
-      charging: chargingOf(battery.status),
-      batteryHealth: battery.batteryHealth,
-      chargerMillivolts: battery.chargerMillivolts,
-      consecutiveShellFailures: 0,
-    },
-    new Set(),
-    settings,
-  );
+  // The facts carry the rules' own names (cycles and capacity are wear's, which the rules do not read).
+  const findings = evaluate({ ...battery, charging: chargingOf(battery.status), consecutiveShellFailures: 0 }, new Set(), settings);
   const id = 'phone.battery';
   if (findings.length === 0) {
     const figures = [

@@ -6,7 +6,7 @@ import { batteryItems } from './battery-doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { batteryOf, HealthMonitor, problemsOf } from './monitor.js';
 import { PROBLEMS } from './rules.js';
-import { batteryColumns, problemsColumn } from './list-columns.js';
+import { healthColumn, problemsColumn } from './list-columns.js';
 import { healthOf } from './row.js';
 
 export function healthFeature(ctx: FeatureContext): Feature {
@@ -31,7 +31,7 @@ export function healthFeature(ctx: FeatureContext): Feature {
       { key: 'chargerMillivolts', place: battery, value: (s) => signals(s)?.chargerMillivolts },
       { key: 'problems', place: { after: 'up' }, value: (s) => [...problemsOf(registry, s.device?.key)] },
     ],
-    columns: () => [...batteryColumns, problemsColumn],
+    columns: () => [healthColumn, problemsColumn],
     gauges: () => [
       {
         name: 'device_agent_device_battery_full_seconds',

@@ -4,30 +4,22 @@
 import type { DeviceRow, RowColumn } from '../../devices/feature-view.js';
 import { healthOf } from './row.js';
 
-const painted =
-  (problem: string): RowColumn['paint'] =>
-  (r, t, p) =>
-    healthOf(r).problems?.includes(problem) ? p.warn(t) : t;
-
-/** The phone's word for its battery (good, overheat, dead...), where it says one. */
-const healthColumn: RowColumn = {
+/** The phone's word for its battery (good, overheat, dead...), where it says one: after CHARGING, painted where it is a problem. */
+export const healthColumn: RowColumn = {
   title: 'HEALTH',
   place: { after: 'CHARGING' },
   cell: (r) => {
     const health = healthOf(r).batteryHealth;
     return health === undefined || health === 'UNKNOWN' ? '' : health.toLowerCase().replaceAll('_', ' ');
   },
-  paint: painted('battery_unhealthy'),
+  paint: (r, t, p) => (healthOf(r).problems?.includes('battery_unhealthy') ? p.warn(t) : t),
   optional: true,
 };
-
-/** The battery's columns, in their order after CHARGING. */
-export const batteryColumns: readonly RowColumn[] = [healthColumn];
 
 /** Last: the features' other columns go before it (health is registered after them). */
 export const problemsColumn: RowColumn = {
   title: 'PROBLEMS',
-  cell: (r) => problemsOf(r),
+  cell: problemsOf,
   paint: (_r, t, p) => (t ? p.bad(t) : t),
 };
 

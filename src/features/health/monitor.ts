@@ -4,8 +4,8 @@ import { HEALTH } from '../../devices/verdicts.js';
 import { withNotes } from '../../cloud/device-message.js';
 import type { BatteryDetail, DeviceInfo } from '../../cloud/types.js';
 import type { Platform } from '../../devices/record.js';
-import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { facetKey, type Facet, type FacetKey } from '../../devices/facet.js';
+import { facetKey } from '../../devices/facet.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
 import type { Logger } from '../../log/logger.js';
 import { chargingOf, isReadyState } from '../../cloud/device-facts.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
@@ -35,7 +35,7 @@ import { systemClock } from '../../util/clock.js';
 export const BATTERY = facetKey<BatteryState>('health-battery', 'record');
 
 /** The battery state the health monitor keeps of a device's record. */
-export function batteryOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, key: string | undefined): BatteryState | undefined {
+export function batteryOf(records: Pick<DeviceRegistry, 'facet'>, key: string | undefined): BatteryState | undefined {
   return key === undefined ? undefined : records.facet(BATTERY).get(key);
 }
 
@@ -43,15 +43,8 @@ export function batteryOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, key
 const PROBLEMS = facetKey<readonly Problem[]>('health-problems', 'record');
 
 /** The health problems that hold on a device's record now. */
-export function problemsOf(records: { facet<T>(key: FacetKey<T>): Facet<T> }, key: string | undefined): readonly Problem[] {
+export function problemsOf(records: Pick<DeviceRegistry, 'facet'>, key: string | undefined): readonly Problem[] {
   return (key === undefined ? undefined : records.facet(PROBLEMS).get(key)) ?? [];
-}
-
-/** What the health rules read of the device registry: the records behind a udid, and health's facets; where its verdicts go. */
-export interface HealthRecords {
-  byUdid(udid: string): ReadonlyArray<Pick<DeviceSnapshot, 'key' | 'platform' | 'serial' | 'failures'>>;
-  facet<T>(key: FacetKey<T>): Facet<T>;
-  readonly timeline?: Pick<Timeline, 'verdict'>;
 }
 
 /**
@@ -69,7 +62,7 @@ export class HealthMonitor {
   ) {}
 
   /** The devices with their problems applied (new objects); `shell`: the platforms whose failures count shell sessions (default all). */
-  apply(infos: readonly DeviceInfo[], records: HealthRecords, shell?: ReadonlySet<Platform>): DeviceInfo[] {
+  apply(infos: readonly DeviceInfo[], records: Pick<DeviceRegistry, 'byUdid' | 'facet'> & { timeline?: Pick<Timeline, 'verdict'> }, shell?: ReadonlySet<Platform>): DeviceInfo[] {
     return infos.map((withDetail) => {
       // The battery detail is the agent's own: no report carries it.
       const { batteryDetail: detail, ...rest } = withDetail;

@@ -1,31 +1,10 @@
 // Device health rules: pure, thresholds from the settings (`health.*`). The caller keeps each device's active problems
 // and passes them back, for the hot-battery hysteresis. A battery's wear (cycles, capacity against design) is the wear
 // feature's: health judges what holds now.
+import type { Settings } from '../../config/schema.js';
 
-/** The `health.*` settings (their defaults: settings.ts). */
-export interface HealthSettings {
-  batteryHotCelsius: number;
-  /** A hot battery counts as cooled only this far below batteryHotCelsius. */
-  batteryHotHysteresisCelsius: number;
-  /** Phones turning hot within hostHotWindowMinutes of each other that are one host-level episode (host-heat.ts). */
-  hostHotPhones: number;
-  hostHotWindowMinutes: number;
-  batteryHotUnavailable: boolean;
-  batteryLowPercent: number;
-  batteryLowUnavailable: boolean;
-  storageMinFreeMiB: number;
-  storageMinFreePercent: number;
-  storageFullUnavailable: boolean;
-  /** Consecutive inventories that missed their deadline or failed. */
-  shellFailures: number;
-  shellUnresponsiveUnavailable: boolean;
-  /** A battery whose health the phone reports as anything but good makes the device UNAVAILABLE. */
-  batteryHealthUnavailable: boolean;
-  /** Full on external power longer than this (s) is held full; 0 turns the rule off. */
-  batteryHeldFullSeconds: number;
-  /** A charger offering more than this (mV) while plugged; 0 turns the rule off. */
-  chargingVoltageMaxMillivolts: number;
-}
+/** The `health.*` settings (their defaults: settings.ts, and host-heat's). */
+export type HealthSettings = Settings['health'];
 
 export const PROBLEMS = [
   'battery_hot',

@@ -9,10 +9,9 @@
 // report names a tunnel that outlived it: within one cycle.
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { TUNNEL } from '../../devices/verdicts.js';
-import type { DeviceRegistry } from '../../devices/registry.js';
-import type { Logger } from '../../log/logger.js';
-import type { Clock, Timers } from '../../util/clock.js';
 import type { Metric } from '../../util/metric.js';
+import type { FeatureContext } from '../context.js';
+import type { DaemonKind } from './daemons.js';
 import { judgePhone, needsTunnel, type Judgement } from './judge.js';
 import { iosVersionOf, supportOf, type ToolName } from './support.js';
 import { HostTools, type Run } from './tools.js';
@@ -24,44 +23,51 @@ const PLATFORM = 'ios';
 /** lockdown answered a session: the phones whose developer services are judged (one not paired is readiness's). */
 const PAIRED = 'paired';
 
-export interface IosDeveloperOptions {
-  daemons: readonly DaemonRef[];
-  pollMs: number;
-  tools: ReadonlyArray<{ tool: ToolName; command: string }>;
-  toolsRefreshMs: number;
-  registry: Pick<DeviceRegistry, 'list' | 'byUdid' | 'timeline'>;
-  logger: Logger;
-  clock: Clock & Timers;
-  fetch?: Fetch;
-  run?: Run;
-}
+/** A `kind=value` setting's two halves. */
+const halves = (entry: string): [string, string] => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)];
 
 const STATES = ['live', 'stale', 'none', 'unknown', 'no-daemon', 'not-supported'] as const;
 
 export class IosDeveloper {
   readonly watch: DaemonWatch;
   readonly tools: HostTools;
+  private readonly daemons: DaemonRef[];
   /** Each phone's connection when its daemons were last read for it: a new one asks them at once. */
   private readonly epochs = new Map<string, number>();
 
-  constructor(private readonly o: IosDeveloperOptions) {
+  /** `fetch` and `run`: how a daemon is asked and a tool run, the real ones unless a test gives its own. */
+  constructor(
+    private readonly ctx: Pick<FeatureContext, 'settings' | 'registry' | 'logger' | 'clock'>,
+    io: { fetch?: Fetch; run?: Run } = {},
+  ) {
+    const { logger, clock, settings } = ctx;
+    const s = settings.iosDeveloper;
+    // iOS off altogether (`ios: false`): nothing to judge.
+    this.daemons = (settings.ios === false ? [] : s.tunnelDaemons).map((id) => {
+      const [kind, url] = halves(id);
+      return { id, kind: kind as DaemonKind, url };
+    });
     this.watch = new DaemonWatch({
-      daemons: o.daemons,
-      pollMs: o.pollMs,
-      clock: o.clock,
-      logger: o.logger,
+      daemons: this.daemons,
+      pollMs: s.pollSeconds * 1000,
+      clock,
+      logger,
       phones: () => this.phones(),
       polled: () => this.judgeAll(),
-      fetch: o.fetch,
+      fetch: io.fetch,
     });
-    this.tools = new HostTools({ commands: o.tools, refreshMs: o.toolsRefreshMs, clock: o.clock, logger: o.logger, run: o.run });
+    const commands = s.tools.map((entry) => {
+      const [tool, command] = halves(entry);
+      return { tool: tool as ToolName, command };
+    });
+    this.tools = new HostTools({ commands, clock, logger, run: io.run });
   }
 
   /** Started: the tools and the daemons read once. Before (a one-shot command, which starts no feature), nothing is judged: unknown. */
   private started = false;
 
   get off(): boolean {
-    return this.o.daemons.length === 0;
+    return this.daemons.length === 0;
   }
 
   async start(): Promise<void> {
@@ -80,7 +86,7 @@ export class IosDeveloper {
 
   /** The phones usbmuxd lists, each with its connection (its record's changedSeq: tunnel-state.ts). */
   private phones(): PhoneNow[] {
-    return this.o.registry.list(PLATFORM).map((r) => ({ udid: r.udid ?? r.serial, epoch: r.changedSeq }));
+    return this.ctx.registry.list(PLATFORM).map((r) => ({ udid: r.udid ?? r.serial, epoch: r.changedSeq }));
   }
 
   /** A phone's inventory answered: one on a new connection has its daemons read at once. */
@@ -114,12 +120,12 @@ export class IosDeveloper {
    * while it is not ready here; standing until the next poll or answer says otherwise.
    */
   judgeAll(): void {
-    for (const device of this.o.registry.list(PLATFORM)) this.judge(device);
+    for (const device of this.ctx.registry.list(PLATFORM)) this.judge(device);
   }
 
   private judge(device: DeviceSnapshot): void {
     const j = this.judgementOf(device);
-    this.o.registry.timeline.verdict(
+    this.ctx.registry.timeline.verdict(
       device.udid ?? device.serial,
       TUNNEL,
       j && {
@@ -133,7 +139,7 @@ export class IosDeveloper {
   /** The iPhones the views show by their tunnel's state (a bounded label set). */
   tallies(udids: readonly string[]): Metric[] {
     if (this.off) return [];
-    const judged = udids.flatMap((u) => this.o.registry.timeline.verdictBy(u, TUNNEL)?.detail ?? []);
+    const judged = udids.flatMap((u) => this.ctx.registry.timeline.verdictBy(u, TUNNEL)?.detail ?? []);
     return [
       {
         name: 'device_agent_ios_tunnel_devices',

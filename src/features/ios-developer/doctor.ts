@@ -36,7 +36,7 @@ export async function iosDeveloperItems(part: IosDeveloper): Promise<CheckItem[]
       items.push({
         id: 'ios.tunnels',
         status: 'ok',
-        finding: `${DAEMON_NAME[d.kind].name} at ${d.url} answers: ${d.state === 'up' ? d.tunnels.length : 0} tunnel(s) listed`,
+        finding: `${DAEMON_NAME[d.kind].name} at ${d.url} answers: ${d.tunnels.length} tunnel(s) listed`,
       });
   }
   const ios17 = supportOf(

@@ -5,33 +5,12 @@
 // `list`, counts on /metrics. Reads only: it never starts, refreshes or
 // deletes a tunnel.
 import type { Feature, FeatureContext } from '../context.js';
-import type { DaemonKind } from './daemons.js';
 import { IosDeveloper } from './developer.js';
 import { iosDeveloperItems } from './doctor.js';
 import { TUNNEL } from '../../devices/verdicts.js';
-import type { ToolName } from './support.js';
-
-/** The tools' versions are read again this often: they change when someone installs one. */
-const TOOLS_REFRESH_MS = 3_600_000;
 
 export function iosDeveloperFeature(ctx: FeatureContext): Feature {
-  const s = ctx.settings.iosDeveloper;
-  const part = new IosDeveloper({
-    // iOS off altogether (`ios: false`): nothing to judge.
-    daemons: (ctx.settings.ios === false ? [] : s.tunnelDaemons).map((entry) => {
-      const at = entry.indexOf('=');
-      return { id: entry, kind: entry.slice(0, at) as DaemonKind, url: entry.slice(at + 1) };
-    }),
-    pollMs: s.pollSeconds * 1000,
-    tools: s.tools.map((entry) => {
-      const at = entry.indexOf('=');
-      return { tool: entry.slice(0, at) as ToolName, command: entry.slice(at + 1) };
-    }),
-    toolsRefreshMs: TOOLS_REFRESH_MS,
-    registry: ctx.registry,
-    logger: ctx.logger,
-    clock: ctx.clock,
-  });
+  const part = new IosDeveloper(ctx);
   return {
     name: 'ios-developer',
     start: () => part.start(),

@@ -27,53 +27,47 @@ export function needsTunnel(version: string | undefined): boolean {
 
 export function judgePhone(udid: string, version: string | undefined, support: Support, tunnel: TunnelVerdict): Judgement | undefined {
   if (!needsTunnel(version)) return undefined;
-  if (support.kind === 'not-supported') {
-    return {
-      cell: 'not supported',
-      state: 'not-supported',
-      notReady: true,
-      note: `not supported on this host: iOS ${version} needs an iOS 17 tunnel daemon, and this host's tools do not give one for it: install ${support.install}`,
-    };
-  }
+  if (support.kind === 'not-supported')
+    return judged(
+      'not-supported',
+      `not supported on this host: iOS ${version} needs an iOS 17 tunnel daemon, and this host's tools do not give one for it: install ${support.install}`,
+    );
   const u = UDID_IN_COMMAND.test(udid) ? udid : 'UDID';
   switch (tunnel.state) {
     case 'live':
-      return { cell: tunnel.stale > 0 ? `live (+${tunnel.stale} stale)` : 'live', state: 'live', notReady: false };
+      return judged('live', undefined, tunnel.stale > 0 ? `live (+${tunnel.stale} stale)` : 'live');
     case 'stale': {
       const { daemon, tunnel: t } = tunnel;
       const why =
         tunnel.why === 'no-port'
           ? 'it lists RSD port 0 for it'
           : 'it was made before the phone last connected (a reboot or a replug), and the daemon still lists it (go-ios#712)';
-      return {
-        cell: 'stale',
-        state: 'stale',
-        notReady: true,
-        note: `not ready for automation: its iOS 17 tunnel on ${where(daemon)} (${JSON.stringify(t.address)} port ${t.port}) is stale: ${why}; have the daemon drop it and make a new one: ${dropCommand(daemon, u)}`,
-      };
+      return judged(
+        'stale',
+        `not ready for automation: its iOS 17 tunnel on ${where(daemon)} (${JSON.stringify(t.address)} port ${t.port}) is stale: ${why}; have the daemon drop it and make a new one: ${dropCommand(daemon, u)}`,
+      );
     }
     case 'none':
-      return {
-        cell: 'none',
-        state: 'none',
-        notReady: true,
-        note: `not ready for automation: no iOS 17 tunnel for it on ${tunnel.daemons.map(where).join(' or ')}: the daemon makes one for a phone it can pair with; if none comes, see its log (Developer Mode off, Trust not tapped, or a tunnel it could not start)`,
-      };
+      return judged(
+        'none',
+        `not ready for automation: no iOS 17 tunnel for it on ${tunnel.daemons.map(where).join(' or ')}: the daemon makes one for a phone it can pair with; if none comes, see its log (Developer Mode off, Trust not tapped, or a tunnel it could not start)`,
+      );
     case 'unknown':
-      return {
-        cell: 'unknown',
-        state: 'unknown',
-        notReady: true,
-        note: `not ready for automation: its iOS 17 tunnel is unknown: ${tunnel.daemons.map((d) => `${where(d)} ${d.state === 'down' ? 'does not answer' : d.state === 'refusing' ? 'refuses its listing' : 'answers garbage'} (${d.why})`).join('; ')}: restart it (${tunnel.daemons.map((d) => DAEMON_NAME[d.kind].start).join(', or ')})`,
-      };
+      return judged(
+        'unknown',
+        `not ready for automation: its iOS 17 tunnel is unknown: ${tunnel.daemons.map((d) => `${where(d)} ${d.state === 'down' ? 'does not answer' : d.state === 'refusing' ? 'refuses its listing' : 'answers garbage'} (${d.why})`).join('; ')}: restart it (${tunnel.daemons.map((d) => DAEMON_NAME[d.kind].start).join(', or ')})`,
+      );
     case 'no-daemon':
-      return {
-        cell: 'no daemon',
-        state: 'no-daemon',
-        notReady: true,
-        note: `not ready for automation: no iOS 17 tunnel daemon answers on this host (${tunnel.daemons.map(where).join(', ')}): start one: ${[...new Set(tunnel.daemons.map((d) => DAEMON_NAME[d.kind].start))].join(', or ')}`,
-      };
+      return judged(
+        'no-daemon',
+        `not ready for automation: no iOS 17 tunnel daemon answers on this host (${tunnel.daemons.map(where).join(', ')}): start one: ${[...new Set(tunnel.daemons.map((d) => DAEMON_NAME[d.kind].start))].join(', or ')}`,
+      );
   }
+}
+
+/** A judgement: every state but live is not ready, and its cell its name in words. */
+function judged(state: Judgement['state'], note?: string, cell = state.replace('-', ' ')): Judgement {
+  return { cell, state, notReady: state !== 'live', ...(note && { note }) };
 }
 
 function where(d: DaemonRef): string {

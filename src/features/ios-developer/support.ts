@@ -101,15 +101,17 @@ export function versionText(v: Version): string {
   return v.join('.');
 }
 
-const atLeast = (v: Version, min: Version): boolean => (v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2]);
+/** Whether a version is `min` or later, part by part (both of one length). */
+function atLeast(v: readonly number[], min: readonly number[]): boolean {
+  const i = v.findIndex((part, j) => part !== min[j]);
+  return i < 0 || v[i]! > min[i]!;
+}
 
 /** "17.5.1" as major and minor; undefined when it does not read. */
 export function iosVersionOf(text: string | undefined): readonly [number, number] | undefined {
   const m = /^(\d{1,3})(?:\.(\d{1,3}))?(?:\.\d{1,3})?$/.exec(text?.trim() ?? '');
   return m ? [Number(m[1]), Number(m[2] ?? 0)] : undefined;
 }
-
-const iosAtLeast = (v: readonly [number, number], min: readonly [number, number]): boolean => (v[0] !== min[0] ? v[0] > min[0] : v[1] >= min[1]);
 
 export type Support =
   /** Nothing on the host is needed beyond usbmuxd and lockdown (before iOS 17), or a tool does it. */
@@ -130,7 +132,7 @@ export function supportOf(ios: readonly [number, number], tools: readonly ToolFo
   let unknown: string | undefined;
   const needs: string[] = [];
   for (const tool of ['go-ios', 'pymobiledevice3'] as const) {
-    const rows = SUPPORT_ROWS.filter((r) => r.tool === tool && iosAtLeast(ios, r.ios) && (!r.userspace || userspace === true));
+    const rows = SUPPORT_ROWS.filter((r) => r.tool === tool && atLeast(ios, r.ios) && (!r.userspace || userspace === true));
     const min = rows.reduce<Version | undefined>((m, r) => (m === undefined || atLeast(r.from, m) ? r.from : m), undefined);
     if (min === undefined) continue;
     const found = tools.find((t) => t.tool === tool);

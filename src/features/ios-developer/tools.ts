@@ -13,6 +13,8 @@ export type RunResult = { stdout: string } | { missing: true } | { error: string
 export type Run = (command: string, args: readonly string[], timeoutMs: number) => Promise<RunResult>;
 
 const TOOL_TIMEOUT_MS = 10_000;
+/** The tools' versions are read again this often: they change when someone installs one. */
+const REFRESH_MS = 3_600_000;
 
 export const runCommand: Run = (command, args, timeoutMs) =>
   new Promise((resolve) => {
@@ -24,15 +26,12 @@ export const runCommand: Run = (command, args, timeoutMs) =>
     });
   });
 
-const VERSION_OF: Readonly<Record<ToolName, { args: readonly string[]; parse: (stdout: string) => ReturnType<typeof parseGoIosVersion> }>> = {
-  'go-ios': { args: ['version'], parse: parseGoIosVersion },
-  pymobiledevice3: { args: ['version'], parse: parsePymobiledevice3Version },
-};
+/** How each tool's `version` answer reads. */
+const VERSION_OF = { 'go-ios': parseGoIosVersion, pymobiledevice3: parsePymobiledevice3Version };
 
 export interface ToolsOptions {
   /** Each tool's command (a name looked up on PATH, or a path). */
   commands: ReadonlyArray<{ tool: ToolName; command: string }>;
-  refreshMs: number;
   clock: Timers;
   logger: Logger;
   run?: Run;
@@ -54,7 +53,7 @@ export class HostTools {
 
   async start(): Promise<void> {
     await this.refresh();
-    this.timer ??= every(this.o.clock, this.o.refreshMs, () => void this.refresh(), { unref: true });
+    this.timer ??= every(this.o.clock, REFRESH_MS, () => void this.refresh(), { unref: true });
   }
 
   stop(): void {
@@ -70,11 +69,10 @@ export class HostTools {
   }
 
   private async detect(tool: ToolName, command: string): Promise<ToolFound> {
-    const { args, parse } = VERSION_OF[tool];
-    const r = await this.run(command, args, TOOL_TIMEOUT_MS);
+    const r = await this.run(command, ['version'], TOOL_TIMEOUT_MS);
     if ('missing' in r) return { tool, state: 'absent' };
     if ('error' in r) return { tool, state: 'unreadable', said: r.error.slice(0, 120) };
-    const version = parse(r.stdout);
+    const version = VERSION_OF[tool](r.stdout);
     return version ? { tool, state: 'found', version } : { tool, state: 'unreadable', said: JSON.stringify(r.stdout.trim().slice(0, 80)) };
   }
 }

@@ -82,13 +82,8 @@ export class TunnelLedger {
     }
   }
 
-  /** Whether any daemon has answered since the agent started. */
-  anyEverUp(): boolean {
-    return this.everUp.size > 0;
-  }
-
   verdict(phone: PhoneNow, daemons: readonly DaemonNow[]): TunnelVerdict {
-    const up = daemons.filter((d): d is Extract<DaemonNow, { state: 'up' }> => d.state === 'up');
+    const up = daemons.filter((d) => d.state === 'up');
     let live: { daemon: DaemonRef; tunnel: TunnelRecord } | undefined;
     let stale: { daemon: DaemonRef; tunnel: TunnelRecord; why: 'before-reconnect' | 'no-port' } | undefined;
     let staleCount = 0;

@@ -62,7 +62,6 @@ export class DaemonWatch {
   private readonly said = new Map<string, string>();
   private readonly seenUp = new Set<string>();
   private readonly fetch: Fetch;
-  polls = 0;
 
   constructor(private readonly o: DaemonWatchOptions) {
     this.fetch = o.fetch ?? httpGet;
@@ -104,7 +103,6 @@ export class DaemonWatch {
 
   private async pollOnce(): Promise<void> {
     const now = await Promise.all(this.o.daemons.map((d) => this.read(d)));
-    this.polls++;
     this.now = now;
     this.o.logger.debug({ daemons: now.map((d) => `${d.id}: ${d.state}`) }, 'iOS tunnel daemons polled');
     this.ledger.observe(now, this.o.phones());

@@ -39,6 +39,8 @@ const FIX_POLICY: FixSettings = {
 /** What a setting may read: unset, or a number. */
 const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
 
+const keyOf = (w: Write): string => w.target.setting.key;
+
 /** A read of the targets' settings on a phone, or a fix: these writes, each read back. */
 type FixIntent = Intent & { phone: DeviceSnapshot } & ({ kind: 'read' } | { kind: 'fix'; writes: readonly Write[] });
 
@@ -130,13 +132,13 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       if (output && !refusal) logger.debug({ serial: r.serial, namespace, key, output }, `settings put ${namespace} ${key} printed something`);
       if (putFailed === undefined && 'value' in answer) {
         // Refused, and still off the baseline: the phone's policy, said as such, not a value that did not stick.
-        if (refusal && !(answer.value !== undefined && stuckTo({ write, value: answer.value }))) phoneRefused.push({ write, refusal });
+        if (refusal && !stuckTo({ write, value: answer.value })) phoneRefused.push({ write, refusal });
         else readBacks.push({ write, value: answer.value });
         continue;
       }
       // A call failed (the phone gone, its shell cut): a read-back still showing the baseline says the write took; else
       // its value is unknown, not "did not stick". Nothing more is asked of it in this fix.
-      if ('value' in answer && answer.value !== undefined && stuckTo({ write, value: answer.value })) readBacks.push({ write, value: answer.value });
+      if ('value' in answer && stuckTo({ write, value: answer.value })) readBacks.push({ write, value: answer.value });
       cut = { write, index, reason: putFailed ?? ('unasked' in answer ? answer.unasked : '') };
       break;
     }
@@ -146,22 +148,23 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     // A refusal midway is said once, as one at the start is (the look's hold), until a fix goes through: this line says it.
     if (refused) look.hold({ ...refusal(r, refused.reason), quiet: true });
     const name = `device ${r.udid ?? r.serial}`;
+    const fields = { serial: r.serial, udid: r.udid };
     const taken = readBacks.filter(stuckTo);
     const notTaken = readBacks.filter((b) => !stuckTo(b));
     const putBack = taken.map((b) => `${b.write.target.setting.key} ${b.write.from} → ${b.value}`).join(', ');
     if (refused) {
-      const notWritten = writes.slice(refused.index).map((w) => w.target.setting.key);
+      const notWritten = writes.slice(refused.index).map(keyOf);
       logger.info(
-        { serial: r.serial, udid: r.udid, settings: notWritten },
+        { ...fields, settings: notWritten },
         `${name}: readiness settings fix stopped before writing ${notWritten.join(', ')}: asked again (its last "not booked" was older than ${ANSWER_MAX_AGE_MS / 1000} s), ${refused.reason}` +
           (putBack ? `; put back before: ${putBack}` : ''),
       );
     } else if (cut) {
       // One line: the phone going away is said where adb's list is read; this says what the fix leaves unknown.
       const confirmed = readBacks.some((b) => b.write === cut.write);
-      const notTried = writes.slice(cut.index + 1).map((w) => w.target.setting.key);
+      const notTried = writes.slice(cut.index + 1).map(keyOf);
       logger.info(
-        { serial: r.serial, udid: r.udid, settings: writes.map((w) => w.target.setting.key) },
+        { ...fields, settings: writes.map(keyOf) },
         `${name}: readiness settings fix cut short: the phone could not be asked (${cut.reason})` +
           (putBack ? `; put back: ${putBack}` : '') +
           (confirmed ? '' : `; not confirmed: ${cut.write.target.setting.key}`) +
@@ -170,7 +173,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       );
     } else if (taken.length > 0)
       logger.info(
-        { serial: r.serial, udid: r.udid, settings: taken.map((b) => b.write.target.setting.key) },
+        { ...fields, settings: taken.map((b) => keyOf(b.write)) },
         `${name}: readiness settings put back after the cloud said it is not booked: ${putBack}`,
       );
     if (phoneRefused.length > 0) {
@@ -179,13 +182,12 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       const text =
         `${name}: the phone refused to write ${keys.join(', ')} (SecurityException: ${said}): its maker keeps adb from changing settings until a developer toggle is on; ` +
         `turn on ${enable}. The agent writes it again after its cooldown`;
-      if (refusalsSaid.say(r.key, text))
-        logger.warn({ serial: r.serial, udid: r.udid, settings: phoneRefused.map((p) => p.write.target.setting.key), refusal: said }, text);
+      if (refusalsSaid.say(r.key, text)) logger.warn({ ...fields, settings: phoneRefused.map((p) => keyOf(p.write)), refusal: said }, text);
     } else if (readBacks.length > 0) refusalsSaid.forget(r.key);
     for (const b of notTaken) {
       const { namespace, key } = b.write.target.setting;
       logger.warn(
-        { serial: r.serial, udid: r.udid, namespace, key, wrote: b.write.target.write, readBack: b.value },
+        { ...fields, namespace, key, wrote: b.write.target.write, readBack: b.value },
         `${name}: ${namespace} ${key} did not stick (wrote ${b.write.target.write}, reads ${b.value ?? 'nothing readable'}); not written again on this phone until its value changes`,
       );
     }
@@ -225,17 +227,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
           case 'needs-verdict':
             return [];
           case 'refused':
-            look.hold({
-              key: r.key,
-              by: 'readiness-fix',
-              mark: decision.reason,
-              count: { key: READINESS_FIXES, labels: ['refused'] },
-              line: {
-                key: 'readiness-fix-refused',
-                fields: { serial: r.serial, udid: r.udid },
-                text: `device ${r.udid ?? r.serial}: readiness settings not put back: ${decision.reason}`,
-              },
-            });
+            look.hold(refusal(r, decision.reason));
             return [];
           case 'read':
             return [{ target, phone: r, kind: 'read', lookAfter: true }];

@@ -57,7 +57,7 @@ export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Ta
     if (!baseline.has(setting.check)) continue;
     const expect = baseline.get(setting.check) ?? setting.expect;
     const write = setting.on !== undefined && expect === 'on' ? setting.on : setting.on !== undefined && expect === 'off' ? '0' : expect;
-    if (write !== undefined && NUMBER.test(write)) targets.push({ setting, expect, write });
+    if (NUMBER.test(write)) targets.push({ setting, expect, write });
   }
   return targets;
 }
@@ -75,8 +75,7 @@ export function meets(target: Target, value: string): boolean {
 
 /** Whether the value was read and differs from the target: only such a value is ever written over. */
 export function differs(target: Target, value: string): boolean {
-  const read = readAs(target.setting, value);
-  return read !== undefined && !meetsValue(target.setting.kind, read, target.expect);
+  return readAs(target.setting, value) !== undefined && !meets(target, value);
 }
 
 /** What the action knows and did of one phone. */
@@ -137,14 +136,10 @@ export const HOUR_MS = 3_600_000;
 
 /** The settings that differ from the baseline and may be written: not one that did not stick at the value it still reads. */
 export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]): Write[] {
-  const writes: Write[] = [];
-  for (const target of targets) {
+  return targets.flatMap((target) => {
     const value = entry.values?.[target.setting.check];
-    if (value === undefined || !differs(target, value)) continue;
-    if (entry.stuck[target.setting.check] === value) continue;
-    writes.push({ target, from: value });
-  }
-  return writes;
+    return value === undefined || !differs(target, value) || entry.stuck[target.setting.check] === value ? [] : [{ target, from: value }];
+  });
 }
 
 /** Whether the inventory shows a setting to put back differing (not one stuck at the value it reads): only then is a shell opened. */
@@ -184,14 +179,8 @@ export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, 
 
 /** Why a verdict other than "not booked" lets nothing be written: booked, or the cloud cannot say; undefined while it is being asked. */
 export function refusalOf(verdict: BookingVerdict): string | undefined {
-  switch (verdict.kind) {
-    case 'booked':
-      return 'the cloud says it is booked';
-    case 'unknown':
-      return `the cloud cannot say whether it is booked (${verdict.reason})`;
-    default:
-      return undefined;
-  }
+  if (verdict.kind === 'booked') return 'the cloud says it is booked';
+  return verdict.kind === 'unknown' ? `the cloud cannot say whether it is booked (${verdict.reason})` : undefined;
 }
 
 /** How young the cloud's "not booked" must be for a write to rest on it; older, it is asked again (docs/design/trust.md). */

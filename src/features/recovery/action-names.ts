@@ -2,15 +2,10 @@
 // work: shared by what refuses, holds back and carries them out.
 import type { RecoveryAction } from './policy.js';
 
-/** Metric label of each action. */
-export const ACTION_NAME: Record<RecoveryAction['kind'], string> = {
-  'reconnect-offline': 'reconnect_offline',
-  kick: 'kick',
-  connect: 'connect',
-  'power-cycle': 'power_cycle',
-  'needs-person': 'needs_person',
-  'hub-lost': 'hub_lost',
-};
+/** Metric label of each action: reconnect_offline, kick, connect, power_cycle, needs_person, hub_lost. */
+export function actionName(kind: RecoveryAction['kind']): string {
+  return kind.replaceAll('-', '_');
+}
 
 /** What an action is done to: a serial, a network address, or the host's offline devices (''). */
 export function targetOf(action: RecoveryAction): string {

@@ -75,11 +75,6 @@ export class BlockedPorts {
 
   /** The hub's status listing, or its failure's text; undefined when the tool has no status query. */
   private async hubStatus(hub: string): Promise<string | undefined> {
-    const power = this.portPower;
-    if (!power?.status) return undefined;
-    return power.status(hub).then(
-      (output) => output,
-      (err: unknown) => (err instanceof Error ? err.message : String(err)),
-    );
+    return this.portPower?.status?.(hub).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
   }
 }

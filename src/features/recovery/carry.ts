@@ -1,17 +1,15 @@
 // Carrying out one of recovery's actions through adb or the hub tool, each under its deadline and never awaited by a
 // report: its lines, the outcome the policy hears, and the counts.
+import type { PersonNotes } from './notes.js';
 import { limited } from '../../log/limited.js';
-import type { Logger } from '../../log/logger.js';
 import type { SaidOnce } from '../../log/said-once.js';
 import { lastingFailure } from '../../hub/status.js';
 import type { PortPower } from '../../hub/uhubctl.js';
-import type { AgentStats } from '../../stats/agent-stats.js';
 import type { PhoneControl } from '../../devices/control.js';
-import { ACTION_NAME, attentionText, targetOf } from './action-names.js';
+import { actionName, attentionText, targetOf } from './action-names.js';
 import type { BlockedPorts } from './blocked-ports.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
-import type { Timers } from '../../util/clock.js';
-import type { RecoveryNotebook } from './notes.js';
+import type { FeatureContext } from '../context.js';
 import { cannotCycle, type RecoveryAction } from './policy.js';
 import type { ConnectBackoffs } from './connects.js';
 import { counterKey } from '../../stats/counter.js';
@@ -40,21 +38,20 @@ const FAILED_ADVICE: Record<Exclude<RecoveryAction['kind'], 'connect'>, string> 
   'hub-lost': 'a person is needed at the hub',
 };
 
-export interface CarryContext {
+/** What carrying out reads: the context's logger, counters and clock, and recovery's own parts. */
+export type CarryContext = Pick<FeatureContext<RecoveryAdb>, 'logger' | 'stats' | 'clock'> & {
   adb: RecoveryAdb;
   portPower: PortPower | undefined;
-  logger: Logger;
-  stats: Pick<AgentStats, 'counter'>;
-  now: () => number;
   /** Hears each connect's outcome: its backoff. */
   connects: Pick<ConnectBackoffs, 'noteOutcome'>;
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   failing: SaidOnce;
-  notes: RecoveryNotebook;
+  /** Recovery's call for a person on each record (only a listed device has one: it goes with its record). */
+  notes: PersonNotes;
   blocked: BlockedPorts;
-  /** The USB layer's word after a power cycle, and the wall clock and timers its wait runs on; none: a cycle is not checked. */
-  usb?: { evidence: UsbEvidence; wall: () => number; timers: Timers };
-}
+  /** The USB layer's word after a power cycle; none: a cycle is not checked. */
+  usb: UsbEvidence | undefined;
+};
 
 /** How long after a power cycle the kernel log must show the phone's port drop and enumerate again: a phone takes a few seconds to come back on USB. */
 export const CYCLE_CONFIRM_MS = 20_000;
@@ -65,18 +62,14 @@ export async function carryOut(c: CarryContext, action: RecoveryAction): Promise
   const { adb, logger } = c;
   switch (action.kind) {
     case 'reconnect-offline':
-      if (action.all) {
-        limited(logger).info('recovery-reconnect-offline', { reason: action.reason }, `adb reconnect offline: ${action.reason}`);
-        await adb.reconnectOffline();
-      } else {
-        // adb's host-wide command would touch the offline devices the booking gate holds back too.
-        limited(logger).info(
-          'recovery-reconnect-offline',
-          { reason: action.reason },
-          `adb -s SERIAL reconnect, one by one (others offline are left alone): ${action.reason}`,
-        );
-        for (const serial of action.serials) await adb.reconnect(serial);
-      }
+      // Not all: adb's host-wide command would touch the offline devices the booking gate holds back too.
+      limited(logger).info(
+        'recovery-reconnect-offline',
+        { reason: action.reason },
+        `${action.all ? 'adb reconnect offline' : 'adb -s SERIAL reconnect, one by one (others offline are left alone)'}: ${action.reason}`,
+      );
+      if (action.all) await adb.reconnectOffline();
+      else for (const serial of action.serials) await adb.reconnect(serial);
       break;
     case 'kick':
       limited(logger).warn(
@@ -94,10 +87,10 @@ export async function carryOut(c: CarryContext, action: RecoveryAction): Promise
         `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial}: ${action.reason}; other ports are not touched`,
         action.serial,
       );
-      const since = c.usb?.wall();
+      const since = c.clock.wall();
       const output = await c.portPower!.cycle(action.hub, action.port);
       logger.info({ serial: action.serial, hub: action.hub, port: action.port, output }, `hub ${action.hub} port ${action.port} power-cycled`);
-      if (c.usb && since !== undefined && action.usbPort !== undefined) confirmCycle(c.usb, c, action, action.usbPort, since);
+      if (c.usb && action.usbPort !== undefined) confirmCycle(c, c.usb, action, action.usbPort, since);
       break;
     }
     case 'needs-person':
@@ -111,7 +104,7 @@ export async function carryOut(c: CarryContext, action: RecoveryAction): Promise
       const answer = await adb.connect(action.address);
       // adb keeps the transport of an address it lists offline and says so: nothing was connected.
       const held = action.listed === 'offline' && answer.startsWith('already');
-      c.connects.noteOutcome(action.address, true, c.now(), held);
+      c.connects.noteOutcome(action.address, true, c.clock.monotonic(), held);
       if (held) {
         logger.debug({ address: action.address, answer }, 'adb holds the offline transport of the network device; connected again once adb drops it');
         break;
@@ -135,7 +128,7 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
   const { logger } = c;
   const text = err instanceof Error ? err.message : String(err);
   if (action.kind === 'connect') {
-    c.connects.noteOutcome(action.address, false, c.now());
+    c.connects.noteOutcome(action.address, false, c.clock.monotonic());
     if (c.failing.say(action.address, text)) {
       limited(logger).warn(
         'recovery-connect-failed',
@@ -147,15 +140,15 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
   } else if (action.kind === 'power-cycle' && lastingFailure(text) !== undefined) {
     // The very text the policy's needs-person gives it next (holds.ts, noteAttention): one line, not two.
     const why = await c.blocked.block(action, text);
-    c.notes.setAttention(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
+    c.notes.set(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
   } else {
     if (action.kind === 'power-cycle') {
-      c.notes.setAttention(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
+      c.notes.set(action.key, `needs a person: power-cycling its hub port failed (${text}); replug its cable or reboot it`);
     }
     limited(logger).warn(
       'recovery-failed',
-      { action: ACTION_NAME[action.kind], target: target || undefined, err: text },
-      `recovery action ${ACTION_NAME[action.kind]}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
+      { action: actionName(action.kind), target: target || undefined, err: text },
+      `recovery action ${actionName(action.kind)}${target ? ` of ${target}` : ''} failed: ${text}; ${FAILED_ADVICE[action.kind]}`,
       target || undefined,
     );
   }
@@ -166,19 +159,13 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
  * the hub did not cycle that port: one line naming it. Checked apart from the action, whose cooldown keeps a second
  * cycle away meanwhile.
  */
-function confirmCycle(
-  usb: NonNullable<CarryContext['usb']>,
-  c: Pick<CarryContext, 'logger' | 'stats'>,
-  action: Extract<RecoveryAction, { kind: 'power-cycle' }>,
-  usbPort: string,
-  since: number,
-): void {
+function confirmCycle(c: CarryContext, usb: UsbEvidence, action: Extract<RecoveryAction, { kind: 'power-cycle' }>, usbPort: string, since: number): void {
   const check = (waited: number): void => {
-    const seen = usb.evidence.cycled(usbPort, since);
+    const seen = usb.cycled(usbPort, since);
     // No kernel log read: nothing to confirm with.
     if (!seen || (seen.dropped && seen.back)) return;
     if (waited < CYCLE_CONFIRM_MS) {
-      usb.timers.setTimer(() => check(waited + CYCLE_POLL_MS), CYCLE_POLL_MS, { unref: true });
+      c.clock.setTimer(() => check(waited + CYCLE_POLL_MS), CYCLE_POLL_MS, { unref: true });
       return;
     }
     const what = seen.dropped ? 'dropped but did not enumerate again' : 'did not drop';

@@ -3,6 +3,7 @@ import { recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { TRANSPORT_CUT, type TransportCut } from '../../devices/transport-cut.js';
 import type { Start } from '../../actions/counted-starts.js';
+import type { ListedDevice } from './policy.js';
 
 /** A phone adb has listed offline since `since`, across recovery's reconnects. */
 export interface OfflineRun {
@@ -43,16 +44,9 @@ const IN_BETWEEN = new Set(['offline', 'connecting', 'authorizing']);
  * A phone's history as the policy reads it: every kick and cycle with the failure count then (the next action waits for
  * as many failures again), and the kicks and cycles apart with the offline run, for cooldowns and limits.
  */
-export function historyOf(
-  kicks: readonly Start[],
-  cycles: readonly Start[],
-  offline?: OfflineRun,
-): {
-  kicks: Array<{ at: number; failures: number }>;
-  escalation?: { kicks: number[]; cycles: number[]; offline?: OfflineRun };
-} {
+export function historyOf(kicks: readonly Start[], cycles: readonly Start[], offline?: OfflineRun): Pick<ListedDevice, 'kicks' | 'escalation'> {
   if (kicks.length === 0 && cycles.length === 0 && !offline) return { kicks: [] };
-  const times = (starts: readonly Start[]): number[] => starts.map((t) => t.at);
+  const times = (starts: readonly Start[]) => starts.map((t) => t.at);
   return {
     kicks: [...kicks, ...cycles].sort((a, b) => a.at - b.at).map((t) => ({ at: t.at, failures: t.failures })),
     escalation: { kicks: times(kicks), cycles: times(cycles), ...(offline && { offline }) },
@@ -97,7 +91,7 @@ export class Escalations {
         else e.offline = { since: now, reconnects: 0, seen: now };
       } else if (entry?.offline && !IN_BETWEEN.has(state)) {
         entry.offline = undefined;
-        if (entry.actedAt === undefined && entry.protectedUsb === undefined) this.facet.delete(recordKey(this.platform, serial));
+        this.tidy(recordKey(this.platform, serial), entry);
       }
     }
   }
@@ -107,13 +101,12 @@ export class Escalations {
    * connection: on, off, or nothing read (undefined: what was read before stands).
    */
   protection(serial: string, on: boolean | undefined, now: number): void {
+    const key = recordKey(this.platform, serial);
+    const e = this.facet.get(key);
     if (on === true) this.entry(serial, undefined).protectedUsb = now;
-    else if (on === false) {
-      const key = recordKey(this.platform, serial);
-      const e = this.facet.get(key);
-      if (!e) return;
+    else if (on === false && e) {
       e.protectedUsb = undefined;
-      if (e.actedAt === undefined && !e.offline) this.facet.delete(key);
+      this.tidy(key, e);
     }
   }
 
@@ -130,8 +123,13 @@ export class Escalations {
       if (e.actedAt !== undefined && e.actedAt <= since) e.actedAt = undefined;
       if (e.offline && e.offline.seen <= since) e.offline = undefined;
       if (e.protectedUsb !== undefined && e.protectedUsb <= since) e.protectedUsb = undefined;
-      if (e.actedAt === undefined && !e.offline && e.protectedUsb === undefined) this.facet.delete(key);
+      this.tidy(key, e);
     }
+  }
+
+  /** Forgets a phone recovery keeps nothing of any more. */
+  private tidy(key: string, e: Escalation): void {
+    if (e.actedAt === undefined && !e.offline && e.protectedUsb === undefined) this.facet.delete(key);
   }
 
   private entry(serial: string, udid: string | undefined): Escalation {

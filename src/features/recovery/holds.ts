@@ -3,10 +3,10 @@
 import type { ActionLook } from '../../actions/runner.js';
 import type { BookingVerdict } from '../../booking/gate.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import type { PersonNotes } from './notes.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
-import { ACTION_NAME, attentionText } from './action-names.js';
-import type { RecoveryNotebook } from './notes.js';
+import { actionName, attentionText } from './action-names.js';
 import type { Disruption } from './policy.js';
 import { counterKey } from '../../stats/counter.js';
 
@@ -30,7 +30,7 @@ export type Verdicts = ReadonlyMap<string, HoldVerdict>;
  * waits for; a phone under it no longer needs recovery.
  */
 export function noteAttention(
-  notes: RecoveryNotebook,
+  notes: PersonNotes,
   logger: Logger,
   kickAfter: number,
   records: readonly DeviceSnapshot[],
@@ -40,16 +40,16 @@ export function noteAttention(
 ): void {
   for (const r of records) {
     const reason = attention.get(r.key);
-    const noted = notes.of(r.key);
+    const noted = notes.get(r.key);
     if (reason !== undefined) {
       const text = attentionText(reason);
       if (noted !== text) {
-        notes.setAttention(r.key, text);
+        notes.set(r.key, text);
         if (!quiet.has(r.key))
           limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
       }
     } else if (noted !== undefined && r.state !== 'offline' && r.failures < kickAfter) {
-      notes.setAttention(r.key, undefined);
+      notes.delete(r.key);
     }
   }
 }
@@ -65,7 +65,7 @@ export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter:
       continue;
     }
     if (verdict.kind === 'ask' || verdict.kind === 'waiting') continue;
-    const action = ACTION_NAME[asked!.action];
+    const action = actionName(asked!.action);
     const what =
       asked!.action === 'kick'
         ? `kicking its adb transport (adb -s ${r.serial} reconnect)`

@@ -114,22 +114,38 @@ export interface ListedDevice {
 
 export const HOUR_MS = 3_600_000;
 
+type HubPlace = NonNullable<ListedDevice['hubPort']>;
+
+/** Whether the gate lets this disruption of the device through; asking records it as due. */
+type MayDisturb = (d: ListedDevice, action: Disruption) => boolean;
+
 /** What a phone whose port cannot be power-cycled says: what was tried, and why no more is. */
-export function cannotCycle(place: { hub: string; port: number; blocked?: string }): string {
+export function cannotCycle(place: HubPlace): string {
   return `power-cycling hub ${place.hub} port ${place.port} cannot work (${place.blocked}); it is not tried again until the settings or the hub's port listing change`;
 }
 
 /** Why a phone's port is not power-cycled though a cycle is due, if it is not: a port no cycle can work, or a phone a cycle would lose. */
-function noCycle(d: ListedDevice & { hubPort: { hub: string; port: number; blocked?: string } }): string | undefined {
-  if (d.hubPort.blocked !== undefined) return cannotCycle(d.hubPort);
+function noCycle(d: ListedDevice, place: HubPlace): string | undefined {
+  if (place.blocked !== undefined) return cannotCycle(place);
   if (d.chargeOnlyWhenLocked)
     return (
-      `its hub ${d.hubPort.hub} port ${d.hubPort.port} is not power-cycled: it is under Advanced Protection, where a locked phone takes a new USB connection as charge-only ` +
+      `its hub ${place.hub} port ${place.port} is not power-cycled: it is under Advanced Protection, where a locked phone takes a new USB connection as charge-only ` +
       '(its USB data stays off until someone unlocks it), and the agent cannot see the lock of a phone that does not answer; ' +
       'a person must unlock it and replug it (or turn Advanced Protection off on a lab phone)'
     );
   return undefined;
 }
+
+const inHour = (at: number, now: number): boolean => at > now - HOUR_MS && at <= now;
+
+/** Recovery's power cycles of the phone's port within the hour. */
+const cyclesOf = (d: ListedDevice, now: number): readonly number[] => (d.escalation?.cycles ?? []).filter((at) => inHour(at, now));
+
+/** Why no power cycle is offered for a phone recovery can do no more for. */
+const noCycleWay = (powerCycle: boolean): string =>
+  powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
+
+const person = (d: ListedDevice, reason: string): RecoveryAction => ({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason });
 
 /** The states adb counts as online (ConnectionStateIsOnline); `adb reconnect offline` drops every other. */
 const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'rescue', 'sideload']);
@@ -171,7 +187,7 @@ export class RecoveryPolicy {
   private plan(connects: Map<string, ConnectEntry>, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
     const { cleared = 'all', portOff = new Set<string>(), lastOfflineReconnect = -Infinity } = input;
     // Asked last, only about a device an action is due for: what the gate let through.
-    const mayDisturb = (d: ListedDevice, action: Disruption): boolean => {
+    const mayDisturb: MayDisturb = (d, action) => {
       const key = d.key ?? d.serial;
       asked.push({ key, serial: d.serial, action });
       return cleared === 'all' || cleared.get(key)?.has(action) === true;
@@ -216,43 +232,35 @@ export class RecoveryPolicy {
       if (d.state !== 'device' || count < this.settings.kickAfterFailures) continue;
       // A TCP device is kicked only when the agent connects it again: adb 29 forgets a kicked one.
       if (isTcpSerial(serial) && !connects.has(serial)) continue;
-      const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
-      const recorded = (d.kicks ?? []).filter((k) => inHour(k.at));
+      const recorded = (d.kicks ?? []).filter((k) => inHour(k.at, now));
       const last = recorded.at(-1);
       // Within one run of failures, each kick waits for kickAfterFailures more.
       const sinceKick = last && d.failingSince !== undefined && last.at >= d.failingSince ? count - last.failures : count;
       if (sinceKick < this.settings.kickAfterFailures) continue;
-      const key = d.key ?? serial;
       // The record's kicks go with it when the phone drops off adb's list; recovery's memory does not.
-      const times = d.escalation ? d.escalation.kicks.filter(inHour) : recorded.map((k) => k.at);
+      const times = d.escalation ? d.escalation.kicks.filter((at) => inHour(at, now)) : recorded.map((k) => k.at);
       const lastKick = times.at(-1) ?? -Infinity;
       // Kicked within the hour and wedged again: the kick did not help, the port's power may.
-      if (this.settings.powerCycle && d.hubPort && inHour(lastKick)) {
-        const cycles = (d.escalation?.cycles ?? []).filter(inHour);
-        if (now - Math.max(lastKick, cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs) continue;
-        if (cycles.length >= this.settings.maxKicksPerHour) {
-          actions.push({ kind: 'needs-person', serial, key, reason: `its port was power-cycled ${cycles.length} times this hour and it is still wedged` });
-          continue;
-        }
-        const stop = noCycle({ ...d, hubPort: d.hubPort });
-        if (stop !== undefined) {
-          actions.push({ kind: 'needs-person', serial, key, reason: stop });
-          continue;
-        }
-        if (!mayDisturb(d, 'power-cycle')) continue;
-        const { hub, port } = d.hubPort;
-        const reason = `still wedged after a kick (shell missed its deadline ${count} times in a row)`;
-        actions.push({ kind: 'power-cycle', serial, key, hub, port, reason, ...usbPortOf(d) });
+      if (this.settings.powerCycle && d.hubPort && inHour(lastKick, now)) {
+        const step = this.cycle(
+          d,
+          d.hubPort,
+          now,
+          lastKick,
+          'wedged',
+          `still wedged after a kick (shell missed its deadline ${count} times in a row)`,
+          mayDisturb,
+        );
+        if (typeof step !== 'string') actions.push(step);
         continue;
       }
       if (now - lastKick < this.settings.kickCooldownMs) continue;
       if (times.length >= this.settings.maxKicksPerHour) {
-        const why = this.settings.powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
-        actions.push({ kind: 'needs-person', serial, key, reason: `its transport was kicked ${times.length} times this hour and it is still wedged; ${why}` });
+        actions.push(person(d, `its transport was kicked ${times.length} times this hour and it is still wedged; ${noCycleWay(this.settings.powerCycle)}`));
         continue;
       }
       if (!mayDisturb(d, 'kick')) continue;
-      actions.push({ kind: 'kick', serial, key, reason: `shell missed its deadline ${count} times in a row` });
+      actions.push({ kind: 'kick', serial, key: d.key ?? serial, reason: `shell missed its deadline ${count} times in a row` });
       // adb 29 forgets a TCP device whose transport is kicked: connect it again.
       const entry = connects.get(serial);
       if (entry) entry.nextAt = now;
@@ -280,17 +288,34 @@ export class RecoveryPolicy {
   }
 
   /**
+   * A port's power cycle that is due: within the cooldown after `since` or the last cycle, none ('cooldown'); past the
+   * hourly limit, or where no cycle may work, a person; else the cycle, if the gate lets it ('held').
+   */
+  private cycle(
+    d: ListedDevice,
+    place: HubPlace,
+    now: number,
+    since: number,
+    still: string,
+    reason: string,
+    mayDisturb: MayDisturb,
+  ): RecoveryAction | 'cooldown' | 'held' {
+    const cycles = cyclesOf(d, now);
+    if (now - Math.max(since, cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs) return 'cooldown';
+    if (cycles.length >= this.settings.maxKicksPerHour) return person(d, `its port was power-cycled ${cycles.length} times this hour and it is still ${still}`);
+    const stop = noCycle(d, place);
+    if (stop !== undefined) return person(d, stop);
+    if (!mayDisturb(d, 'power-cycle')) return 'held';
+    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub: place.hub, port: place.port, reason, ...usbPortOf(d) };
+  }
+
+  /**
    * What an offline phone needs now: another reconnect, or once they failed its port power-cycled (if the gate lets it)
    * or a person, reconnects going on meanwhile (they cost nothing).
    */
-  private offlineStep(
-    d: ListedDevice,
-    now: number,
-    reconnectDue: boolean,
-    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
-  ): { action?: RecoveryAction; reconnect: boolean } {
+  private offlineStep(d: ListedDevice, now: number, reconnectDue: boolean, mayDisturb: MayDisturb): { action?: RecoveryAction; reconnect: boolean } {
     const run = d.escalation?.offline;
-    const { offlineCooldownMs, kickCooldownMs, maxKicksPerHour, powerCycle } = this.settings;
+    const { offlineCooldownMs, kickCooldownMs, powerCycle } = this.settings;
     // Offline because recovery just kicked it: the kick's cooldown first, not a reconnect at once.
     const lastKick = d.escalation?.kicks.at(-1) ?? -Infinity;
     if (now >= lastKick && now - lastKick < kickCooldownMs) return { reconnect: false };
@@ -300,29 +325,26 @@ export class RecoveryPolicy {
     if (!run || !reconnectDue || run.reconnects < OFFLINE_RECONNECTS_BEFORE_CYCLE || now - run.since < OFFLINE_COOLDOWNS_BEFORE_CYCLE * offlineCooldownMs) {
       return { reconnect: true };
     }
-    const { serial } = d;
-    const key = d.key ?? serial;
     const seconds = Math.floor((now - run.since) / 1000);
     const offlineFor = seconds < 120 ? `${seconds} s` : `${Math.floor(seconds / 60)} min`;
     if (!powerCycle || !d.hubPort) {
-      const why = powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
-      const reason = `it has been offline for ${offlineFor} through ${run.reconnects} offline reconnects; ${why}`;
-      return { action: { kind: 'needs-person', serial, key, reason }, reconnect: true };
+      return {
+        action: person(d, `it has been offline for ${offlineFor} through ${run.reconnects} offline reconnects; ${noCycleWay(powerCycle)}`),
+        reconnect: true,
+      };
     }
-    const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
-    const cycles = (d.escalation?.cycles ?? []).filter(inHour);
     // Within a cycle's cooldown, the cheap reconnect goes on meanwhile.
-    if (now - (cycles.at(-1) ?? -Infinity) < kickCooldownMs) return { reconnect: true };
-    if (cycles.length >= maxKicksPerHour) {
-      const reason = `its port was power-cycled ${cycles.length} times this hour and it is still offline`;
-      return { action: { kind: 'needs-person', serial, key, reason }, reconnect: true };
-    }
-    const stop = noCycle({ ...d, hubPort: d.hubPort });
-    if (stop !== undefined) return { action: { kind: 'needs-person', serial, key, reason: stop }, reconnect: true };
-    if (!mayDisturb(d, 'power-cycle')) return { reconnect: false };
-    const { hub, port } = d.hubPort;
-    const reason = `still offline after ${run.reconnects} offline reconnects (offline for ${offlineFor})`;
-    return { action: { kind: 'power-cycle', serial, key, hub, port, reason, ...usbPortOf(d) }, reconnect: false };
+    const step = this.cycle(
+      d,
+      d.hubPort,
+      now,
+      -Infinity,
+      'offline',
+      `still offline after ${run.reconnects} offline reconnects (offline for ${offlineFor})`,
+      mayDisturb,
+    );
+    if (typeof step === 'string') return { reconnect: step === 'cooldown' };
+    return { action: step, reconnect: step.kind === 'needs-person' };
   }
 
   /**
@@ -330,7 +352,7 @@ export class RecoveryPolicy {
    * or controller the USB layer blames, are the hub's: its line at every look (said once), no cycles one by one. Any
    * other gets its port's power cycle when allowed, else a person.
    */
-  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: (d: ListedDevice, action: Disruption) => boolean): RecoveryAction[] {
+  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: MayDisturb): RecoveryAction[] {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
     const byHub = new Map<string, typeof unseen>();
     for (const u of unseen) {
@@ -353,45 +375,28 @@ export class RecoveryPolicy {
         .sort()
         .join(', ')}): ${evidence ?? 'the hub, its power supply or its cable to the host, not these phones'}`;
       actions.push({ kind: 'hub-lost', hub, serials, reason });
-      for (const { d } of group) {
-        const note = `hub ${hub} lost its phones together (the kernel has none of them on a port): check the hub, its power supply and its cable; an adb kick cannot reach a phone the kernel does not see`;
-        actions.push({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason: note, quiet: true });
-      }
+      const note = `hub ${hub} lost its phones together (the kernel has none of them on a port): check the hub, its power supply and its cable; an adb kick cannot reach a phone the kernel does not see`;
+      for (const { d } of group) actions.push({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason: note, quiet: true });
     }
     return actions;
   }
 
   /** One phone off USB on its own: its port's power cycle (within the hourly limit and the cooldown), else a person; never adb. */
-  private unseenStep(
-    d: ListedDevice,
-    usb: Extract<UsbSeen, { enumerated: false }>,
-    now: number,
-    mayDisturb: (d: ListedDevice, action: Disruption) => boolean,
-  ): RecoveryAction {
-    const { serial } = d;
-    const key = d.key ?? serial;
+  private unseenStep(d: ListedDevice, usb: Extract<UsbSeen, { enumerated: false }>, now: number, mayDisturb: MayDisturb): RecoveryAction {
     const blame = usb.blame ? `; the USB layer says: ${usb.blame.evidence}` : '';
     const what = `not enumerated on USB (the kernel's last word on port ${usb.port} is ${usb.last})${blame}; an adb kick cannot reach a phone the kernel does not see`;
-    if (!this.settings.powerCycle || !d.hubPort) {
-      const why = this.settings.powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
-      return { kind: 'needs-person', serial, key, reason: `${what}; ${why}` };
-    }
-    const inHour = (at: number): boolean => at > now - HOUR_MS && at <= now;
-    const cycles = (d.escalation?.cycles ?? []).filter(inHour);
-    const stop = noCycle({ ...d, hubPort: d.hubPort });
-    if (stop !== undefined) return { kind: 'needs-person', serial, key, reason: `${what}; ${stop}` };
-    if (cycles.length >= this.settings.maxKicksPerHour) {
-      return { kind: 'needs-person', serial, key, reason: `${what}; its port was power-cycled ${cycles.length} times this hour` };
-    }
+    if (!this.settings.powerCycle || !d.hubPort) return person(d, `${what}; ${noCycleWay(this.settings.powerCycle)}`);
+    const cycles = cyclesOf(d, now);
+    const stop = noCycle(d, d.hubPort);
+    if (stop !== undefined) return person(d, `${what}; ${stop}`);
+    if (cycles.length >= this.settings.maxKicksPerHour) return person(d, `${what}; its port was power-cycled ${cycles.length} times this hour`);
     // Within a cycle's cooldown, or held back by the gate: the person's note stands meanwhile.
     if (now - (cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs || !mayDisturb(d, 'power-cycle')) {
-      return { kind: 'needs-person', serial, key, reason: `${what}; its hub port is power-cycled when it may be` };
+      return person(d, `${what}; its hub port is power-cycled when it may be`);
     }
     const { hub, port } = d.hubPort;
-    return { kind: 'power-cycle', serial, key, hub, port, reason: what, usbPort: usb.port };
+    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub, port, reason: what, usbPort: usb.port };
   }
-
-  /** Size of the state, for the boundedness property. */
 }
 
 /** The USB port a power cycle must show drop and come back, when the USB layer knows the phone's. */

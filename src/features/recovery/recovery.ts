@@ -1,24 +1,23 @@
-import type { ActionLook, DeviceAction, Intent } from '../../actions/runner.js';
+import type { DeviceAction, Intent } from '../../actions/runner.js';
+import { personNotes } from './notes.js';
 import { portRefusal } from '../../actions/trust.js';
 import { keyRefusalText } from '../../actions/mapping-key.js';
 import { cloudIdOf } from '../../booking/gate.js';
-import { claimOf, conflictsOf, conflictText, type Claim, type Conflict } from '../../devices/claims.js';
+import { claimOf, conflictsOf, conflictText } from '../../devices/claims.js';
 import { recordKey } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE, type UsbSeen } from '../../devices/usb-evidence.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { FeatureContext } from '../context.js';
-import { portHeldOff } from '../charge/pauses.js';
-import { ChargePauses } from '../charge/pauses.js';
-import { ACTION_NAME, targetOf } from './action-names.js';
+import { ChargePauses, portHeldOff } from '../charge/pauses.js';
+import { actionName, targetOf } from './action-names.js';
 import { BlockedPorts } from './blocked-ports.js';
 import { carryFailed, carryOut, type CarryContext, type RecoveryAdb } from './carry.js';
 import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
 import { Escalations, historyOf } from './escalations.js';
-import { noteAttention, noteHolds, type HoldVerdict, type Verdicts } from './holds.js';
-import { RecoveryNotebook } from './notes.js';
-import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type DueDisruption, type RecoveryAction } from './policy.js';
+import { noteAttention, noteHolds, type HoldVerdict } from './holds.js';
+import { HOUR_MS, OFFLINE_RECONNECT_TARGET, RecoveryPolicy, type Disruption, type RecoveryAction } from './policy.js';
 import { recoveryState } from './state.js';
 import { counterKey } from '../../stats/counter.js';
 
@@ -38,7 +37,7 @@ type RecoveryIntent = Intent & { action: RecoveryAction };
  * kicks and cycles; Escalations keep who each phone was and its offline run. It never restarts the adb server.
  */
 export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<RecoveryIntent> {
-  const { registry, logger, stats, clock, mapping, settings } = ctx;
+  const { registry, logger, clock, mapping, settings } = ctx;
   const adb = ctx.platforms.phones;
   const r = settings.recovery;
   const portPower = r.powerCycle ? ctx.uhubctl : undefined;
@@ -61,28 +60,14 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   const pauses = new ChargePauses(registry, adb.platform);
   /** Hub ports not cycled again until the settings (a restart) or the hub's status listing change. */
   const blocked = new BlockedPorts(portPower, logger, now);
-  const notes = new RecoveryNotebook(registry);
+  const notes = personNotes(registry);
   /** The connect backoff of the configured network addresses, which the policy decides from and moves by intents. */
   const connects = new ConnectBackoffs(settings.networkDevices, CONNECT_TIMING);
   /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */
   const hubsSaid = new SaidOnce(now);
   const failing = new SaidOnce(now);
   /** What carrying out reads: the USB layer's word only once every feature is built (the layer offers it). */
-  const carrying = (): CarryContext => {
-    const usb = ctx.shared.get(USB_EVIDENCE);
-    return {
-      adb,
-      portPower,
-      logger,
-      stats,
-      now,
-      connects,
-      failing,
-      notes,
-      blocked,
-      ...(usb && { usb: { evidence: usb, wall: () => clock.wall(), timers: clock } }),
-    };
-  };
+  const carrying = (): CarryContext => ({ ...ctx, adb, portPower, connects, failing, notes, blocked, usb: ctx.shared.get(USB_EVIDENCE) });
 
   /** The USB layer's word on a phone on USB (not a network phone's), by its USB serials: its adb serial and its udid. */
   const usbOf = (d: DeviceSnapshot, udid: string | undefined): UsbSeen | undefined => {
@@ -95,74 +80,12 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
 
   /** The runner's intent for an action: the offline reconnect counted for its cooldown, a kick or cycle with the failure count. */
   const intentOf = (action: RecoveryAction): RecoveryIntent => {
-    const count = { key: RECOVERY_ACTIONS, labels: [ACTION_NAME[action.kind]] };
+    const count = { key: RECOVERY_ACTIONS, labels: [actionName(action.kind)] };
     if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: r.offlineCooldownSeconds * 1000 } };
     const target = `${action.kind} ${targetOf(action)}`;
     if (action.kind !== 'kick' && action.kind !== 'power-cycle') return { target, action, count };
     // The phone it is for: the flight recorder keeps it in that phone's history (ActionDone).
     return { target, device: action.key, action, count, counted: { failures: registry.get(action.key)?.failures ?? 0 } };
-  };
-
-  /** The trust rule applied to the plan (actions/trust.ts): the action as it may be taken, each refusal handed to the runner. */
-  const trusted = (
-    action: RecoveryAction,
-    conflicts: ReadonlyMap<string, Conflict>,
-    claims: readonly Claim[],
-    keyRefused: ReadonlyMap<string, string>,
-    look: ActionLook,
-  ): RecoveryAction | undefined => {
-    const refuse = (serial: string, name: string, why: string): void =>
-      look.refuse({
-        key: recordKey(adb.platform, serial),
-        action: name,
-        why,
-        line: {
-          key: 'recovery-refused',
-          fields: { serial, action: name, reason: why },
-          text: `recovery does not ${name.replace('_', ' ')} ${serial}: ${why}; no host action is taken for it until its identity holds`,
-          subject: serial,
-        },
-      });
-    if (action.kind === 'reconnect-offline') {
-      const serials = action.serials.filter((s) => !conflicts.has(s));
-      for (const s of action.serials) if (conflicts.has(s)) refuse(s, 'reconnect_offline', conflictText(conflicts.get(s)!));
-      // adb's host-wide reconnect would reach the conflicted ones too: one by one instead.
-      if (serials.length === action.serials.length) return action;
-      return serials.length ? { ...action, all: false, serials } : undefined;
-    }
-    if (action.kind !== 'kick' && action.kind !== 'power-cycle') return action;
-    const conflict = conflicts.get(action.serial);
-    const claim = claims.find((c) => c.serial === action.serial);
-    const why = conflict
-      ? conflictText(conflict)
-      : action.kind === 'power-cycle'
-        ? (keyRefused.get(action.serial) ?? (claim && portRefusal(claim, claims, { hub: action.hub, port: action.port }, true)))
-        : undefined;
-    if (why === undefined) return action;
-    refuse(action.serial, ACTION_NAME[action.kind], why);
-    return undefined;
-  };
-
-  /** The gate's word on each disruption due, in the policy's order; never asked for one the trust rule refuses next. */
-  const clear = (
-    due: readonly DueDisruption[],
-    ids: ReadonlyMap<string, string | undefined>,
-    conflicts: ReadonlyMap<string, Conflict>,
-    keyRefused: ReadonlyMap<string, string>,
-    look: ActionLook,
-  ): { cleared: Map<string, Set<Disruption>>; verdicts: Verdicts } => {
-    const cleared = new Map<string, Set<Disruption>>();
-    const verdicts = new Map<string, HoldVerdict>();
-    for (const { key, serial, action } of due) {
-      let free = conflicts.has(serial) || (action === 'power-cycle' && keyRefused.has(serial));
-      if (!free) {
-        const verdict = look.verdict(ids.get(key));
-        verdicts.set(key, { verdict, action });
-        free = verdict.kind === 'free';
-      }
-      if (free) cleared.set(key, (cleared.get(key) ?? new Set<Disruption>()).add(action));
-    }
-    return { cleared, verdicts };
   };
 
   return {
@@ -215,8 +138,52 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
       // The offline cooldown counts from the runner's start of the last reconnect.
       const lastOfflineReconnect = look.startsOf(OFFLINE_RECONNECT_TARGET).at(-1);
       const facts = { portOff, connects: connects.view, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
-      // The disruptions due, cleared (or not) before the policy decides, as values.
-      const { cleared, verdicts } = clear(policy.due(devices, at, facts), ids, conflicts, keyRefused, look);
+      // The disruptions due, cleared (or not) by the gate before the policy decides, as values; the gate is never asked
+      // for one the trust rule refuses next.
+      const cleared = new Map<string, Set<Disruption>>();
+      const verdicts = new Map<string, HoldVerdict>();
+      for (const { key, serial, action } of policy.due(devices, at, facts)) {
+        let free = conflicts.has(serial) || (action === 'power-cycle' && keyRefused.has(serial));
+        if (!free) {
+          const verdict = look.verdict(ids.get(key));
+          verdicts.set(key, { verdict, action });
+          free = verdict.kind === 'free';
+        }
+        if (free) cleared.set(key, (cleared.get(key) ?? new Set<Disruption>()).add(action));
+      }
+      /** The trust rule applied to the plan (actions/trust.ts): the action as it may be taken, each refusal handed to the runner. */
+      const trusted = (action: RecoveryAction): RecoveryAction | undefined => {
+        const refuse = (serial: string, name: string, why: string): void =>
+          look.refuse({
+            key: recordKey(adb.platform, serial),
+            action: name,
+            why,
+            line: {
+              key: 'recovery-refused',
+              fields: { serial, action: name, reason: why },
+              text: `recovery does not ${name.replace('_', ' ')} ${serial}: ${why}; no host action is taken for it until its identity holds`,
+              subject: serial,
+            },
+          });
+        if (action.kind === 'reconnect-offline') {
+          const serials = action.serials.filter((s) => !conflicts.has(s));
+          for (const s of action.serials) if (conflicts.has(s)) refuse(s, 'reconnect_offline', conflictText(conflicts.get(s)!));
+          // adb's host-wide reconnect would reach the conflicted ones too: one by one instead.
+          if (serials.length === action.serials.length) return action;
+          return serials.length ? { ...action, all: false, serials } : undefined;
+        }
+        if (action.kind !== 'kick' && action.kind !== 'power-cycle') return action;
+        const conflict = conflicts.get(action.serial);
+        const claim = claims.find((c) => c.serial === action.serial);
+        const why = conflict
+          ? conflictText(conflict)
+          : action.kind === 'power-cycle'
+            ? (keyRefused.get(action.serial) ?? (claim && portRefusal(claim, claims, { hub: action.hub, port: action.port }, true)))
+            : undefined;
+        if (why === undefined) return action;
+        refuse(action.serial, actionName(action.kind), why);
+        return undefined;
+      };
       const attention = new Map<string, string>();
       const quiet = new Set<string>();
       const lostHubs = new Set<string>();
@@ -228,7 +195,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
           continue;
         }
         if (planned.kind === 'needs-person' && planned.quiet) quiet.add(planned.key);
-        const action = trusted(planned, conflicts, claims, keyRefused, look);
+        const action = trusted(planned);
         if (!action) continue;
         if (action.kind === 'needs-person') {
           attention.set(action.key, action.reason);

@@ -141,6 +141,6 @@ export function afterLook(entry: Readonly<ProtectionEntry>, decision: Protection
 }
 
 /** The entry of a phone found not to be a Samsung: nothing is known of its setting (a write made before still counts toward the cooldown: the runner keeps it). */
-export function asNotSamsung(entry: Readonly<ProtectionEntry> | undefined, message: string): ProtectionEntry {
-  return { failures: 0, before: entry?.before, state: 'not-samsung', message };
+export function asNotSamsung(message: string): ProtectionEntry {
+  return { failures: 0, state: 'not-samsung', message };
 }

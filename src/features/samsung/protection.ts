@@ -108,7 +108,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
           text: `device ${r.udid}: ${message}`,
           level: 'warn' as const,
         };
-        return note(asNotSamsung(entry, message), true, line);
+        return note(asNotSamsung(message), true, line);
       }
       case 'read':
         return [{ target, phone: r, kind: 'read', lookAfter: true }];
@@ -153,7 +153,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
     // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
     const output = await phones.putGlobal(r.serial, KEY, PROTECT_ON).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
     const readBack = await get(r.serial);
-    const next = { ...afterWrite(facet.get(r.key) ?? { state: 'pending', failures: 0 }, readBack, ctx.clock.monotonic()), before: was };
+    const next = afterWrite(facet.get(r.key) ?? { state: 'pending', failures: 0 }, readBack, ctx.clock.monotonic());
     facet.set(r.key, next);
     const fields = { serial: r.serial, udid: r.udid };
     if (next.state === 'on')

@@ -14,8 +14,6 @@ export interface ProtectionEntry {
   value?: string;
   /** Monotonic ms of the last read that answered. */
   readAt?: number;
-  /** What the write replaced, for the operator who wants it back. */
-  before?: string;
   /** Monotonic ms since when the phone has been seen charging above the cap with the setting on. */
   overSince?: number;
   /** Reads that failed in a row: the next waits longer. */

@@ -18,7 +18,7 @@
 // carries the evidence as a sentence a person can check.
 import { busOf, hubOf, type UsbEventKind } from './classify.js';
 import { clipText } from './text.js';
-import { windowOf, type DayWindow, type FailureCounts, type PortRecord } from './port-record.js';
+import { windowOf, type DayWindow, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
 
 export type Layer = 'controller' | 'hub-power' | 'hub' | 'port' | 'phone';
 
@@ -35,16 +35,8 @@ export interface Verdict {
   wholeHub?: boolean;
 }
 
-export interface AttributionOptions {
-  /** Wall ms now: the window is this UTC day and the one before. */
-  now: number;
-  /** The controller of a bus (sysfs's usbN link); the kernel's bus lines, then "bus N", when it does not say. */
-  controllerOfBus?: (bus: number) => string | undefined;
-  /** Failures of a hub's ports this close together are "at once". */
-  atOnceMs?: number;
-}
-
 export const WINDOW = 'today and yesterday (UTC)';
+/** Failures of a hub's ports this close together are "at once". */
 const AT_ONCE_MS = 10 * 60_000;
 /** A hub's own errors that make a verdict: one can be the hub being unplugged while it was asked (the recorder drops those it sees). */
 const HUB_ERRORS = 2;
@@ -60,40 +52,32 @@ interface PortView {
   lastFailureAt: number | undefined;
 }
 
-export function attribute(record: PortRecord, options: AttributionOptions): Verdict[] {
-  const controllerOf = (bus: number): string => options.controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
-  const atOnce = options.atOnceMs ?? AT_ONCE_MS;
-  const days = windowOf(options.now);
+/** `now`: wall ms, the window is this UTC day and the one before; the controller of a bus is sysfs's (its usbN link), else the kernel's bus lines', else "bus N". */
+export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }): Verdict[] {
+  const controllerOf = (bus: number): string => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
+  const days = windowOf(now);
   const ports = portViews(record, days);
+  const byPort = [...ports].sort((a, b) => a.port.localeCompare(b.port));
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
   const claim = (v: Verdict): void => {
     verdicts.push(v);
     for (const p of v.ports) covered.add(p);
   };
-  const byHub = (views: Iterable<PortView>): Map<string, PortView[]> => {
-    const out = new Map<string, PortView[]>();
-    for (const view of views) push(out, hubOf(view.port), view);
-    return out;
-  };
+  const open = (views: PortView[]): PortView[] => views.filter((v) => !covered.has(v.port));
   const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumDays(entry.days, days)]));
+  const portsOf = groupBy(ports, (v) => hubOf(v.port));
 
   // Controllers.
-  const controllers = new Map<string, PortView[]>();
-  for (const view of ports.values()) push(controllers, controllerOf(busOf(view.port)), view);
-  const controllerNames = new Set([...controllers.keys(), ...Object.keys(record.controllers)]);
-  for (const controller of [...controllerNames].sort()) {
+  const controllers = groupBy(ports, (v) => controllerOf(busOf(v.port)));
+  for (const controller of [...new Set([...controllers.keys(), ...Object.keys(record.controllers)])].sort()) {
     const entry = record.controllers[controller];
     const own = sumDays(entry?.days ?? {}, days);
     const after = Object.entries(entry?.after ?? {}).reduce((n, [day, k]) => n + (days.has(day) ? k : 0), 0);
     const onPorts = controllers.get(controller) ?? [];
-    const limitOnPorts = onPorts.reduce((n, v) => n + (v.failures['controller-limit'] ?? 0), 0);
     const reasons: string[] = [];
-    if (own['controller-died']) {
-      const said = entry?.diedBy;
-      reasons.push(`the kernel found it dead ${times(own['controller-died'])}${said ? ` ("${said}")` : ''}`);
-    }
-    const limits = (own['controller-limit'] ?? 0) + limitOnPorts;
+    if (own['controller-died']) reasons.push(`the kernel found it dead ${times(own['controller-died'])}${entry?.diedBy ? ` ("${entry.diedBy}")` : ''}`);
+    const limits = onPorts.reduce((n, v) => n + (v.failures['controller-limit'] ?? 0), own['controller-limit'] ?? 0);
     if (limits) reasons.push(`out of devices or bandwidth ${times(limits)}`);
     if ((own['controller-error'] ?? 0) >= CONTROLLER_ERRORS) reasons.push(`it failed to complete a command ${times(own['controller-error']!)}`);
     const hubsOn = new Set(onPorts.map((v) => hubOf(v.port)));
@@ -104,19 +88,15 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
     claim({
       layer: 'controller',
       subject: controller,
-      ports: onPorts.map((v) => v.port).sort(),
+      ports: sortedPorts(onPorts),
       evidence: `controller ${controller}: ${reasons.join(', ')} ${WINDOW}${echoes}: the host controller, not the phones or hubs on it`,
     });
   }
 
   // The hub's power: over-current on the hub itself or on several of its ports, or a budget it cannot meet.
-  const open = (views: PortView[]): PortView[] => views.filter((v) => !covered.has(v.port));
-  const powerHubs = new Set<string>();
-  for (const [hub, counts] of hubs) if (counts['over-current'] || counts['power-budget']) powerHubs.add(hub);
-  const portsOf = byHub(ports.values());
+  const powerHubs = new Set([...hubs].filter(([, counts]) => counts['over-current'] || counts['power-budget']).map(([hub]) => hub));
   for (const [hub, views] of portsOf) {
-    const over = open(views).filter((v) => v.failures['over-current']);
-    if (over.length >= 2 || open(views).some((v) => v.failures['power-budget'])) powerHubs.add(hub);
+    if (open(views).filter((v) => v.failures['over-current']).length >= 2 || open(views).some((v) => v.failures['power-budget'])) powerHubs.add(hub);
   }
   for (const hub of [...powerHubs].sort()) {
     const all = portsOf.get(hub) ?? [];
@@ -128,23 +108,20 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
     if (own['over-current']) parts.push(`over-current on the hub itself ${times(own['over-current'])}`);
     const over = views.filter((v) => v.failures['over-current']);
     if (over.length) parts.push(`over-current on ports ${over.map((v) => `${v.port} (${times(v.failures['over-current']!)})`).join(', ')}`);
-    const budget = (own['power-budget'] ?? 0) + views.reduce((n, v) => n + (v.failures['power-budget'] ?? 0), 0);
+    const budget = views.reduce((n, v) => n + (v.failures['power-budget'] ?? 0), own['power-budget'] ?? 0);
     if (budget) parts.push(`more current asked than it can give ${times(budget)}`);
     claim({
       layer: 'hub-power',
       subject: hub,
-      ports: views
-        .filter((v) => v.failures['over-current'] || v.failures['power-budget'])
-        .map((v) => v.port)
-        .sort(),
+      ports: sortedPorts(views.filter((v) => v.failures['over-current'] || v.failures['power-budget'])),
       wholeHub: true,
       evidence: `hub ${hub}: ${parts.join(', ')} ${WINDOW}: the hub's power supply (missing, too small or failing), not the phones on it`,
     });
   }
 
   // Over-current on one port of a hub whose other ports report none: that port's load.
-  for (const view of [...ports.values()].sort((a, b) => a.port.localeCompare(b.port))) {
-    if (covered.has(view.port) || !view.failures['over-current']) continue;
+  for (const view of open(byPort)) {
+    if (!view.failures['over-current']) continue;
     const phones = [...view.failingSerials].map((s) => clipText(s, 64));
     claim({
       layer: 'port',
@@ -157,40 +134,37 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
   }
 
   // Hubs whose own requests fail.
-  for (const [hub, counts] of [...hubs].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [hub, counts] of [...hubs].sort(byName)) {
     const n = counts['hub-error'] ?? 0;
-    if (n < HUB_ERRORS || isCoveredHub(hub, verdicts)) continue;
-    const views = open(portsOf.get(hub) ?? []);
+    if (n < HUB_ERRORS || verdicts.some((v) => v.wholeHub === true && v.subject === hub)) continue;
     claim({
       layer: 'hub',
       subject: hub,
-      ports: views.map((v) => v.port).sort(),
+      ports: sortedPorts(open(portsOf.get(hub) ?? [])),
       wholeHub: true,
       evidence: `hub ${hub}: its own requests (port status, status pipe) failed ${times(n)} ${WINDOW}: the hub, its upstream cable or its power supply`,
     });
   }
 
   // Hubs whose every port failed at once.
-  for (const [hub, all] of [...portsOf].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [hub, all] of [...portsOf].sort(byName)) {
     const views = open(all);
     if (views.length < 2 || views.length !== all.length || !views.every((v) => v.total > 0 && v.lastFailureAt !== undefined)) continue;
-    const times_ = views.map((v) => v.lastFailureAt!);
-    if (Math.max(...times_) - Math.min(...times_) > atOnce) continue;
+    const at = views.map((v) => v.lastFailureAt!);
+    if (Math.max(...at) - Math.min(...at) > AT_ONCE_MS) continue;
+    const list = sortedPorts(views);
     claim({
       layer: 'hub',
       subject: hub,
-      ports: views.map((v) => v.port).sort(),
+      ports: list,
       wholeHub: true,
-      evidence: `hub ${hub}: all ${views.length} of its ports (${views
-        .map((v) => v.port)
-        .sort()
-        .join(', ')}) failed within ${Math.round(atOnce / 60_000)} min ${WINDOW}: the hub or its power supply`,
+      evidence: `hub ${hub}: all ${views.length} of its ports (${list.join(', ')}) failed within ${AT_ONCE_MS / 60_000} min ${WINDOW}: the hub or its power supply`,
     });
   }
 
   // One port, several phones.
-  for (const view of [...ports.values()].sort((a, b) => a.port.localeCompare(b.port))) {
-    if (covered.has(view.port) || view.total < 2 || view.failingSerials.size < 2) continue;
+  for (const view of open(byPort)) {
+    if (view.total < 2 || view.failingSerials.size < 2) continue;
     claim({
       layer: 'port',
       subject: view.port,
@@ -201,13 +175,10 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
 
   // One phone, several ports: only ports its source placed it on (adb's usb path, usbmuxd's location), never a serial a device printed.
   const portsOfSerial = new Map<string, PortView[]>();
-  for (const view of ports.values()) {
-    if (covered.has(view.port)) continue;
-    for (const serial of view.failingSerials) if (view.linked.has(serial)) push(portsOfSerial, serial, view);
-  }
-  for (const [serial, views] of [...portsOfSerial].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const view of open(ports)) for (const serial of view.failingSerials) if (view.linked.has(serial)) push(portsOfSerial, serial, view);
+  for (const [serial, views] of [...portsOfSerial].sort(byName)) {
     if (views.length < 2) continue;
-    const list = views.map((v) => v.port).sort();
+    const list = sortedPorts(views);
     verdicts.push({
       layer: 'phone',
       subject: serial,
@@ -218,23 +189,31 @@ export function attribute(record: PortRecord, options: AttributionOptions): Verd
   return verdicts;
 }
 
-/** Whether a verdict already names this hub as a whole. */
-function isCoveredHub(hub: string, verdicts: readonly Verdict[]): boolean {
-  return verdicts.some((v) => v.wholeHub === true && v.subject === hub);
+function sortedPorts(views: readonly PortView[]): string[] {
+  return views.map((v) => v.port).sort();
 }
 
-function portViews(record: PortRecord, days: DayWindow): Map<string, PortView> {
-  const out = new Map<string, PortView>();
-  for (const [port, entry] of Object.entries(record.ports)) {
-    const inWindow = Object.entries(entry.days).filter(([day]) => days.has(day));
-    if (inWindow.length === 0) continue;
-    const failures = sumDays(entry.days, days);
-    const failingSerials = new Set(inWindow.flatMap(([, d]) => d.failingSerials));
-    const linked = new Set(inWindow.flatMap(([, d]) => d.linked ?? []));
-    const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
-    out.set(port, { port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt });
-  }
+const byName = ([a]: [string, unknown], [b]: [string, unknown]): number => a.localeCompare(b);
+
+function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string): Map<string, V[]> {
+  const out = new Map<string, V[]>();
+  for (const v of values) push(out, keyOf(v), v);
   return out;
+}
+
+function portViews(record: PortRecord, days: DayWindow): PortView[] {
+  return Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
+}
+
+/** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
+export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow): PortView | undefined {
+  const inWindow = Object.entries(entry?.days ?? {}).filter(([day]) => days.has(day));
+  if (!entry || inWindow.length === 0) return undefined;
+  const failures = sumDays(entry.days, days);
+  const failingSerials = new Set(inWindow.flatMap(([, d]) => d.failingSerials));
+  const linked = new Set(inWindow.flatMap(([, d]) => d.linked ?? []));
+  const total = Object.values(failures).reduce((a, b) => a + b, 0);
+  return { port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt };
 }
 
 function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts }>, days: DayWindow): FailureCounts {

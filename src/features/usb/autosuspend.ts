@@ -1,9 +1,10 @@
 // The ports that carry phones, and the doctor's line on their autosuspend: a phone on a port whose power/control is
 // `auto` drops off adb every few seconds (openstf/stf #677). A phone offers adb's interface (ff/42/01) or usbmux's
 // (ff/fe/02), or is one whose serial or port adb names.
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckResult } from '../../platforms/doctor.js';
+import { usbBus } from '../../util/usb-path.js';
+import { namesIn, readText } from './sysfs.js';
 
 export interface PhonePort {
   port: string;
@@ -11,39 +12,21 @@ export interface PhonePort {
   control?: string;
 }
 
-const PORT = /^\d+-\d+(?:\.\d+)*$/;
 const PHONE_INTERFACES = new Set(['ff/42/01', 'ff/fe/02']);
 
 /** The ports of `root` (a /sys/bus/usb/devices) carrying phones; empty where there is no sysfs. */
-export function readPhonePorts(root: string, serials: ReadonlySet<string>, paths: ReadonlySet<string>): PhonePort[] {
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return [];
-  }
+export function readPhonePorts(root: string, serials: ReadonlySet<string>, paths: ReadonlySet<string | undefined>): PhonePort[] {
   const phones = new Set<string>();
-  for (const name of names) {
+  for (const name of namesIn(root) ?? []) {
     const iface = /^(\d+-\d+(?:\.\d+)*):\d+\.\d+$/.exec(name);
-    if (iface && PHONE_INTERFACES.has(interfaceOf(join(root, name)))) phones.add(iface[1]!);
-    if (PORT.test(name) && (paths.has(name) || serials.has(read(join(root, name, 'serial')) ?? ''))) phones.add(name);
+    const offers = () => ['bInterfaceClass', 'bInterfaceSubClass', 'bInterfaceProtocol'].map((f) => readText(join(root, name, f)) ?? '').join('/');
+    if (iface && PHONE_INTERFACES.has(offers())) phones.add(iface[1]!);
+    if (usbBus(name) !== undefined && (paths.has(name) || serials.has(readText(join(root, name, 'serial')) ?? ''))) phones.add(name);
   }
   return [...phones].sort().map((port) => {
-    const control = read(join(root, port, 'power', 'control'));
+    const control = readText(join(root, port, 'power', 'control'));
     return control === undefined ? { port } : { port, control };
   });
-}
-
-function interfaceOf(dir: string): string {
-  return ['bInterfaceClass', 'bInterfaceSubClass', 'bInterfaceProtocol'].map((f) => read(join(dir, f)) ?? '').join('/');
-}
-
-function read(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
 }
 
 /** One line: the phones' ports with autosuspend on (a warning, with how to turn it off), or all of them off; none without phones on USB. */

@@ -5,6 +5,7 @@
 //   "usb 1-1.3-port1: ..."         hub 1-1.3, port 1          -> "1-1.3.1"
 //   "hub 1-1:1.0: ... port 3"      hub 1-1's interface, port 3 -> "1-1.3"
 // Controller lines name the controller by its device ("xhci_hcd 0000:00:14.0:"). The messages: messages.ts.
+import { dropUndefined } from '../../util/drop-undefined.js';
 import { compileFormat } from './format.js';
 import { KERNEL_MESSAGES, type KernelMessage, type Named, type Role, type UsbEventKind } from './messages.js';
 
@@ -41,11 +42,8 @@ interface Compiled {
 
 /** The catalogue compiled once, by whom its messages name. */
 const BY_NAMED = new Map<Named, Compiled[]>();
-for (const entry of KERNEL_MESSAGES) {
-  const list = BY_NAMED.get(entry.named) ?? [];
-  list.push({ entry, pattern: compileFormat(entry.format, entry.args).pattern });
-  BY_NAMED.set(entry.named, list);
-}
+for (const entry of KERNEL_MESSAGES)
+  BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args) }]);
 
 /**
  * What a kernel message says of USB, or undefined when the catalogue has it not. Read as "DRIVER NAME: TEXT" (the
@@ -94,35 +92,28 @@ function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: s
     const i = entry.fields?.[name];
     return i === undefined ? undefined : values[i];
   };
-  const event: UsbEvent = { kind: entry.kind, role: entry.role, id: entry.id };
-  if (on.controller !== undefined) event.controller = on.controller;
-  if (on.hub !== undefined) {
-    // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3".
-    const number = field('port');
-    if (number !== undefined) event.port = childPort(on.hub, number);
-    else event.hub = hubName(on.hub);
-  }
-  if (on.port !== undefined) {
-    // A device line about a hub itself ("usb 1-1.2: clear tt 1 (9082) error -71") names the hub, not a port's failure.
-    if (entry.kind === 'hub-error') event.hub = on.port;
-    else event.port = on.port;
-  }
+  // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3".
+  const number = field('port');
   const bus = field('bus');
-  if (bus !== undefined) event.bus = Number(bus);
-  const serial = field('serial');
-  if (serial !== undefined) event.serial = serial;
-  const speed = field('speed');
-  if (speed !== undefined) event.speed = speed;
-  return event;
+  return dropUndefined<UsbEvent>({
+    kind: entry.kind,
+    role: entry.role,
+    id: entry.id,
+    controller: on.controller,
+    ...(on.hub !== undefined && (number === undefined ? { hub: hubName(on.hub) } : { port: childPort(on.hub, number) })),
+    // A device line about a hub itself ("usb 1-1.2: clear tt 1 (9082) error -71") names the hub, not a port's failure.
+    ...(on.port !== undefined && (entry.kind === 'hub-error' ? { hub: on.port } : { port: on.port })),
+    bus: bus === undefined ? undefined : Number(bus),
+    serial: field('serial'),
+    speed: field('speed'),
+  });
 }
 
 /** The port path a port device's name stands for: "usb1-port6" is root port 6 of bus 1 ("1-6"), "1-1.3-port1" port 1 of hub 1-1.3. */
 function portDeviceOf(name: string): string | undefined {
   const rootPort = /^usb(\d+)-port(\d+)$/.exec(name);
-  if (rootPort) return `${rootPort[1]}-${rootPort[2]}`;
   const hubPort = /^(\d+-\d+(?:\.\d+)*)-port(\d+)$/.exec(name);
-  if (hubPort) return `${hubPort[1]}.${hubPort[2]}`;
-  return undefined;
+  return rootPort ? `${rootPort[1]}-${rootPort[2]}` : hubPort ? `${hubPort[1]}.${hubPort[2]}` : undefined;
 }
 
 /** Port N of a hub: "1-0" is bus 1's root hub, so its port 3 is "1-3"; hub "1-1"'s port 3 is "1-1.3". */

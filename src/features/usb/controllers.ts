@@ -3,8 +3,7 @@
 // 2018-12-20), and common xHCI implementations cap endpoints at 96, about 32 devices (acroname.com, "Why can't I connect
 // more USB 3.0 devices"). Hubs take a slot each, so a lab meets it early.
 
-import { readdirSync, readlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { controllersOfBuses, namesIn } from './sysfs.js';
 import { usbBus } from '../../util/usb-path.js';
 import type { CheckResult } from '../../platforms/doctor.js';
 
@@ -28,35 +27,25 @@ export interface ControllerLoad {
 
 /** Devices per host controller from sysfs; undefined where there is no sysfs (a container without /sys/bus/usb). */
 export function readUsbControllers(root = '/sys/bus/usb/devices'): ControllerLoad[] | undefined {
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return undefined;
-  }
+  const names = namesIn(root);
+  if (!names) return undefined;
+  // Not a link (a copy of sysfs): one controller per bus.
+  const linked = controllersOfBuses(root);
   const byController = new Map<string, ControllerLoad>();
-  const controllerOfBus = new Map<number, string>();
+  const ofBus = new Map<number, ControllerLoad>();
   for (const name of names) {
-    const m = /^usb(\d+)$/.exec(name);
-    if (!m) continue;
-    const bus = Number(m[1]);
-    let controller = `bus ${bus}`;
-    try {
-      // usbN links to .../<controller>/usbN: the root hub's parent is its controller.
-      controller = basename(dirname(join(root, readlinkSync(join(root, name)))));
-    } catch {
-      // Not a link (a copy of sysfs): one controller per bus.
-    }
-    controllerOfBus.set(bus, controller);
+    const bus = /^usb(\d+)$/.exec(name)?.[1];
+    if (bus === undefined) continue;
+    const controller = linked.get(Number(bus)) ?? `bus ${bus}`;
     const load = byController.get(controller) ?? { controller, buses: [], devices: 0 };
-    load.buses.push(bus);
+    load.buses.push(Number(bus));
     byController.set(controller, load);
+    ofBus.set(Number(bus), load);
   }
+  // "1-1.4.2" is a device; "1-1.4.2:1.0" one of its interfaces.
   for (const name of names) {
-    // "1-1.4.2" is a device; "1-1.4.2:1.0" one of its interfaces.
-    const bus = usbBus(name);
-    const controller = bus === undefined ? undefined : controllerOfBus.get(bus);
-    if (controller !== undefined) byController.get(controller)!.devices++;
+    const load = ofBus.get(usbBus(name) ?? -1);
+    if (load) load.devices++;
   }
   return [...byController.values()].map((l) => ({ ...l, buses: l.buses.sort((a, b) => a - b) })).sort((a, b) => a.buses[0]! - b.buses[0]!);
 }

@@ -12,13 +12,11 @@ export function usbDoctor(ctx: Pick<FeatureContext, 'settings' | 'stateDir' | 'l
   return {
     ports: (phones) => {
       // The ports carrying phones (sysfs), given the service's serials and usb paths: for the controllers' load and autosuspend.
-      const ports =
-        sysfsRoot === ''
-          ? []
-          : readPhonePorts(sysfsRoot, new Set(phones.map((p) => p.serial)), new Set(phones.flatMap((p) => (p.usb === undefined ? [] : [p.usb]))));
+      // Without sysfs (usb.sysfsRoot ""), none, and no controllers read.
+      const ports = readPhonePorts(sysfsRoot, new Set(phones.map((p) => p.serial)), new Set(phones.map((p) => p.usb)));
       const controllers = usbItems(
         phones,
-        sysfsRoot === '' ? undefined : readUsbControllers(sysfsRoot),
+        readUsbControllers(sysfsRoot),
         ports.map((p) => p.port),
       );
       return [...named('usb.controllers', controllers), ...named('usb.autosuspend', autosuspendItems(ports))];

@@ -2,7 +2,7 @@
 // read-only and non-blocking, polled on the injected timers a second apart when idle. A rotated recording is read on
 // from the new file's start once the old is done, as `tail -F` does. What is no kernel log (a directory, another
 // device, binary or non-kernel lines) is said once and not followed.
-import { closeSync, constants, fstatSync, openSync, read, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, statSync, type Stats } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import type { Timer, Timers } from '../../util/clock.js';
 import { fileChange, type FileId } from './follow-rotation.js';
@@ -22,11 +22,8 @@ export interface FollowOptions {
   onLine: (line: string) => void;
   /** A replay was rotated: what follows is a new recording, read from its start, whose record numbers start afresh. */
   onRotated?: () => void;
-  /** The log turned out to be no kernel log (its first bytes); the follower stopped and said why once. */
-  onNotALog?: (why: string) => void;
   logger: Logger;
   timers: Timers;
-  pollMs?: number;
   /** How the log is opened and read: node:fs's calls, unless a test gives ones that fail as /dev/kmsg's can (EPIPE, EIO, EACCES). */
   io?: FollowIo;
 }
@@ -36,8 +33,6 @@ export interface FollowIo {
   openSync: typeof openSync;
   read: typeof read;
 }
-
-const NODE_IO: FollowIo = { openSync, read };
 
 export class KernelLogFollower {
   private fd: number | undefined;
@@ -57,7 +52,7 @@ export class KernelLogFollower {
   private readonly io: FollowIo;
 
   constructor(private readonly options: FollowOptions) {
-    this.io = options.io ?? NODE_IO;
+    this.io = options.io ?? { openSync, read };
   }
 
   /** Opens the log and starts following it; false (and one line saying why and what to do) when it cannot be read. */
@@ -70,7 +65,8 @@ export class KernelLogFollower {
       logger.info({ path, code: (err as NodeJS.ErrnoException).code }, cannotRead(path, err as NodeJS.ErrnoException));
       return false;
     }
-    const source = sourceOf(this.fd);
+    const stat = identityOf(this.fd);
+    const source = stat && logSourceOf(stat);
     if (source?.kind === 'not-a-log') {
       closeSync(this.fd);
       this.fd = undefined;
@@ -125,13 +121,13 @@ export class KernelLogFollower {
             `reading the kernel's messages from ${this.options.path} failed (${err.message}); trying again every second, said once: check usb.kernelLog`,
           );
         }
-        return this.later(this.options.pollMs ?? POLL_MS);
+        return this.later(POLL_MS);
       }
       this.failing = false;
       if (n === 0) {
         // At the end of what is open: the moment to see whether a replay was rotated, with nothing of the old file left unread.
         if (this.regular && this.followRotation()) return this.turn(reads + 1);
-        return this.later(this.options.pollMs ?? POLL_MS);
+        return this.later(POLL_MS);
       }
       this.position += n;
       const text = this.buffer.toString('utf8', 0, n);
@@ -141,9 +137,7 @@ export class KernelLogFollower {
         const why = notAKernelLog(text);
         if (why !== undefined) {
           this.options.logger.warn({ path: this.options.path }, notALog(this.options.path, `a file whose start is no kernel log (${why})`));
-          this.stop();
-          this.options.onNotALog?.(why);
-          return;
+          return this.stop();
         }
       }
       this.take(text);
@@ -177,7 +171,7 @@ export class KernelLogFollower {
       this.newUnreadable = false;
       closeSync(this.fd!);
       this.fd = fd;
-      this.regular = isRegular(fd);
+      this.regular = identityOf(fd)?.isFile() ?? false;
       this.checkFirst = true;
       logger.info({ path }, `the kernel log ${path} was replaced by a new file (rotated); reading the new one from its start`);
     } else {
@@ -208,21 +202,12 @@ export class KernelLogFollower {
   }
 }
 
-function identityOf(fd: number): (FileId & { size: number; isFile(): boolean; rdev: number }) | undefined {
+function identityOf(fd: number): Stats | undefined {
   try {
     return fstatSync(fd);
   } catch {
     return undefined;
   }
-}
-
-function isRegular(fd: number): boolean {
-  return identityOf(fd)?.isFile() ?? false;
-}
-
-function sourceOf(fd: number): ReturnType<typeof logSourceOf> | undefined {
-  const stat = identityOf(fd) as Parameters<typeof logSourceOf>[0] | undefined;
-  return stat && logSourceOf(stat);
 }
 
 function notALog(path: string, what: string): string {

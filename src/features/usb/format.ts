@@ -6,12 +6,6 @@
 /** What one `%s` of a format may hold. */
 export type StringArg = readonly string[] | 'word' | 'data';
 
-export interface CompiledFormat {
-  pattern: RegExp;
-  /** The conversions in order ('s', 'd', 'u', 'x', ...), for picking captured fields by index. */
-  conversions: string[];
-}
-
 const NUMBER: Record<string, string> = {
   d: '-?\\d+',
   i: '-?\\d+',
@@ -22,10 +16,9 @@ const NUMBER: Record<string, string> = {
   p: '\\S+',
 };
 
-/** The pattern of a format, every conversion a capture group; `args` says what each `%s` holds (beyond them, one word). */
-export function compileFormat(format: string, args: readonly StringArg[] = []): CompiledFormat {
+/** The pattern of a format, every conversion a capture group (by index, as fields pick them); `args` says what each `%s` holds (beyond them, one word). */
+export function compileFormat(format: string, args: readonly StringArg[] = []): RegExp {
   let source = '^';
-  const conversions: string[] = [];
   let strings = 0;
   // %[flags][width][.precision][length]conversion; a pointer's extension letters (%pK, %pad) belong to it.
   const conversion = /%([-+ #0]*)(\d*)(?:\.\d+)?(?:hh|h|ll|l|z|j|t)?(?:p[A-Za-z]*|([diuxXsc%]))/g;
@@ -39,7 +32,6 @@ export function compileFormat(format: string, args: readonly StringArg[] = []): 
       source += '%';
       continue;
     }
-    conversions.push(kind);
     if (kind === 's') {
       const arg = args[strings++] ?? 'word';
       // A device's words that end the line may be blank: the reader strips the line's trailing spaces, the space before them too.
@@ -53,7 +45,7 @@ export function compileFormat(format: string, args: readonly StringArg[] = []): 
     }
   }
   source += `${literal(format.slice(last))}$`;
-  return { pattern: new RegExp(source), conversions };
+  return new RegExp(source);
 }
 
 function stringArg(arg: StringArg): string {

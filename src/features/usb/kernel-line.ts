@@ -36,26 +36,17 @@ const JOURNAL =
 export function parseDmesgLine(line: string): KernelLine | undefined {
   let text = line.replace(/\r?\n$/, '');
   let printed = false;
+  const strip = (prefix: RegExp, says = true): void => {
+    const m = prefix.exec(text);
+    if (m) text = text.slice(m[0].length);
+    printed ||= m !== null && says;
+  };
   // journalctl -o short-monotonic puts the time first: "[  123.4] host kernel: usb ...".
-  const monotonic = /^\s*\[\s*\d+\.\d+\]\s+\S+\s+kernel:\s?/.exec(text);
-  if (monotonic) {
-    text = text.slice(monotonic[0].length);
-    printed = true;
-  }
-  const journal = JOURNAL.exec(text);
-  if (journal) {
-    text = text.slice(journal[0].length);
-    printed = true;
-  }
-  const raw = /^<\d{1,3}>(?=\[)/.exec(text) ?? /^[a-z]+\s*:[a-z]+\s*: (?=\[)/.exec(text);
-  if (raw) text = text.slice(raw[0].length);
-  const stamp = STAMP.exec(text);
-  if (stamp) {
-    text = text.slice(stamp[0].length);
-    printed = true;
-  }
-  if (text.trim() === '') return undefined;
-  return { text, shape: printed ? 'printed' : 'bare' };
+  strip(/^\s*\[\s*\d+\.\d+\]\s+\S+\s+kernel:\s?/);
+  strip(JOURNAL);
+  strip(/^(?:<\d{1,3}>|[a-z]+\s*:[a-z]+\s*: )(?=\[)/, false);
+  strip(STAMP);
+  return text.trim() === '' ? undefined : { text, shape: printed ? 'printed' : 'bare' };
 }
 
 /** /dev/kmsg's \xNN escapes decoded as the UTF-8 bytes they are (a run of them one character or more); an invalid byte is U+FFFD. */

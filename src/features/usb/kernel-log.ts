@@ -5,7 +5,8 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, r
 import { join } from 'node:path';
 import type { CheckResult } from '../../platforms/doctor.js';
 import { notAKernelLog } from './kernel-line.js';
-import { logSourceOf } from './log-source.js';
+import { logSourceOf, type LogSource } from './log-source.js';
+import { readText } from './sysfs.js';
 
 /** Where the packaged unit may be installed, the administrator's copy first. */
 const UNIT_DIRS = ['/etc/systemd/system', '/lib/systemd/system', '/usr/lib/systemd/system'];
@@ -16,7 +17,7 @@ export interface KernelLogFacts {
   /** Undefined when it opened; else the error's code (ENOENT, EACCES, ...). */
   error?: string;
   /** What it opened as: the kernel's /dev/kmsg, a recording of kernel lines (a file or a pipe), or what it is instead of a kernel log. */
-  is?: { kind: 'kmsg' } | { kind: 'recording' } | { kind: 'stream' } | { kind: 'not-a-log'; what: string };
+  is?: LogSource;
   /** The doctor runs under systemd (INVOCATION_ID): it opened the log as a service does. */
   underSystemd: boolean;
   /** The installed unit, when it keeps the service from reading /dev/kmsg (with its drop-ins), and why. */
@@ -47,7 +48,7 @@ export function kernelLogFacts(
   } catch (err) {
     facts.error = (err as NodeJS.ErrnoException).code ?? 'error';
   }
-  const restricted = dmesgRestricted(restrictFile);
+  const restricted = readText(restrictFile) === '1';
   // Under systemd too: the packaged wrapper's doctor runs outside the unit's sandbox and would see /dev/kmsg it hides.
   const unit = path === '/dev/kmsg' ? installedUnit(unitDirs) : undefined;
   if (unit !== undefined) {
@@ -60,7 +61,7 @@ export function kernelLogFacts(
 }
 
 /** What an open usb.kernelLog is, as the follower tells it: its kind (fstat), and for a file, whether its start reads as kernel lines. */
-function whatIsOpen(fd: number): NonNullable<KernelLogFacts['is']> {
+function whatIsOpen(fd: number): LogSource {
   const source = logSourceOf(fstatSync(fd));
   if (source.kind !== 'recording') return source;
   const buffer = Buffer.alloc(64 * 1024);
@@ -69,26 +70,14 @@ function whatIsOpen(fd: number): NonNullable<KernelLogFacts['is']> {
   return why === undefined ? source : { kind: 'not-a-log', what: `a file whose start is no kernel log (${why})` };
 }
 
-function dmesgRestricted(file: string): boolean {
-  try {
-    return readFileSync(file, 'utf8').trim() === '1';
-  } catch {
-    return false;
-  }
-}
-
 const YES = /^(?:yes|true|on|1)$/i;
 
 /** The installed unit file and its [Service] settings, the drop-ins' after the unit's (each key's values in order; an empty value resets a list). */
 function installedUnit(dirs: readonly string[]): { file: string; settings: Map<string, string[]> } | undefined {
   for (const dir of dirs) {
     const file = join(dir, UNIT);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
+    const text = readText(file);
+    if (text === undefined) continue;
     const settings = new Map<string, string[]>();
     for (const t of [text, ...dirs.flatMap((d) => confFiles(join(d, `${UNIT}.d`)))]) serviceSettings(t, settings);
     return { file, settings };

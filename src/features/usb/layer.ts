@@ -4,24 +4,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
-import type { Facet } from '../../devices/facet.js';
-import type { OffSource } from '../../devices/off-source.js';
-import type { CarriedKinds, PresenceBound, PresenceLedger, PresenceReason } from '../../devices/presence.js';
+import { OFF_SOURCE, type OffSource } from '../../devices/off-source.js';
+import type { CarriedKinds, PresenceBound, PresenceReason } from '../../devices/presence.js';
 import type { Listing } from '../../devices/feature.js';
 import type { UsbPlace } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import type { Logger } from '../../log/logger.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { limited } from '../../log/limited.js';
 import type { Metric } from '../../util/metric.js';
-import type { PlatformName, UsbInterface } from '../../platforms/source.js';
-import type { Clock, Timer, Timers } from '../../util/clock.js';
+import type { UsbInterface } from '../../platforms/source.js';
+import type { Timer } from '../../util/clock.js';
+import { dropUndefined } from '../../util/drop-undefined.js';
+import type { FeatureContext } from '../context.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
-import { busOf, classifyUsbLine, hubOf, speedFallback, type UsbEvent } from './classify.js';
+import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
-import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord, type Recorded } from './port-record.js';
+import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
 import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
 import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
@@ -39,26 +39,35 @@ const SYSFS_EVERY_MS = 60_000;
 const SYSFS_CELL_MS = 5_000;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
 
-export interface UsbContext {
-  settings: Pick<Settings, 'usb'>;
-  stateDir: string;
-  logger: Logger;
-  clock: Clock & Timers;
-  /** Where the layer publishes the phones on a port and off their source's list (src/devices/off-source.ts), for readiness to read. */
-  offSource?: Facet<OffSource>;
-  /** Every platform's names: what lists its phones and why one may be off that list (PlatformName.offList). */
-  platforms: readonly PlatformName[];
-  /** Where the layer owes the phones on a port and off their list, for the report to carry; none: it reports none of them. */
-  presence?: Pick<PresenceLedger, 'owe'>;
-}
-
 /** The USB layer's one entry in the presence ledger: the phones listed before, on a port now, off their source's list. */
 const OFF_SOURCE_REASON: PresenceReason = { kind: 'off-source', scope: 'usb' };
 const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on the port its source last placed it on, and its source does not list it' };
 /** Ports named in a verdict's log line at most: a controller's can be hundreds. */
 const LOGGED_PORTS = 16;
 
+/** A value read at most every `ms` of the clock, or afresh once dropped. */
+class Cell<T> {
+  private kept: { at: number; value: T } | undefined;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly ms: number,
+    private readonly read: () => T,
+  ) {}
+
+  get(): T {
+    const at = this.now();
+    if (!this.kept || at - this.kept.at >= this.ms) this.kept = { at, value: this.read() };
+    return this.kept.value;
+  }
+
+  drop(): void {
+    this.kept = undefined;
+  }
+}
+
 export class UsbLayer implements UsbEvidence {
+  private readonly usb: Settings['usb'];
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
   private interfacesOf: (port: string) => readonly UsbInterface[] = () => [];
@@ -66,58 +75,75 @@ export class UsbLayer implements UsbEvidence {
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
   private loaded = false;
-  private readonly recorder: KernelRecorder;
+  private readonly recorder = new KernelRecorder(
+    () => this.record,
+    () => ({ controllerOfBus: (bus) => this.controllers.get().get(bus) }),
+    (event, outcome) => {
+      // A cause counted on a port is a failure of /metrics.
+      if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
+    },
+  );
   private follower: KernelLogFollower | undefined;
   private source: string | undefined;
   private skipUpTo: number | undefined;
   private seq: number | undefined;
   private verdicts: Verdict[] = [];
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
-  private readonly logged: SaidOnce;
+  private readonly logged = new SaidOnce(() => this.ctx.clock.monotonic());
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
-  private controllers = new Map<number, string>();
-  private controllersAt = -Infinity;
+  private readonly controllers = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_EVERY_MS,
+    () => controllersOfBuses(this.usb.sysfsRoot),
+  );
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
-  private readonly saidOffList: SaidOnce;
+  private readonly saidOffList = new SaidOnce(() => this.ctx.clock.monotonic());
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
-  private locations: { at: number; ports: Map<number, string | undefined> } | undefined;
+  private readonly locations = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_CELL_MS,
+    () => new Map<number, string | undefined>(),
+  );
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
   private readonly failures = new PortFailureCounts();
   private readonly loggedByLayer = new Map<Layer, number>();
-  /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; undefined when there is none. */
+  /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private ports: { at: number; bySerial: Map<string, string[]> } | undefined;
-  private readonly speeds = new Map<string, { at: number; said: string | undefined }>();
+  private readonly ports = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_CELL_MS,
+    () => portsBySerial(this.usb.sysfsRoot),
+  );
+  private readonly speeds = new Cell(
+    () => this.ctx.clock.monotonic(),
+    SYSFS_CELL_MS,
+    () => new Map<string, string | undefined>(),
+  );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
   /** Who hears each classified line (follow). */
-  private readonly followers = new Set<(line: { port?: string; hub?: string; text: string; at: number }) => void>();
+  private readonly followers = new Set<Parameters<UsbLayer['follow']>[0]>();
 
-  constructor(private readonly context: UsbContext) {
-    this.file = new PortRecordFile(join(context.stateDir, USB_PORTS_FILE), context.logger);
-    this.logged = new SaidOnce(() => context.clock.monotonic());
-    this.saidOffList = new SaidOnce(() => context.clock.monotonic());
-    this.recorder = new KernelRecorder(
-      () => this.record,
-      () => ({ controllerOfBus: (bus) => this.sysfsController(bus) }),
-      (event, outcome) => this.recorded(event, outcome),
-    );
+  /** Without a state directory (a command that keeps nothing) the layer reads nothing. */
+  constructor(private readonly ctx: FeatureContext) {
+    this.usb = ctx.stateDir === undefined ? { kernelLog: '', sysfsRoot: '' } : ctx.settings.usb;
+    this.file = new PortRecordFile(join(ctx.stateDir ?? '', USB_PORTS_FILE), ctx.logger);
   }
 
   start(): void {
-    const { kernelLog: path, sysfsRoot } = this.context.settings.usb;
-    if ((path === '' && sysfsRoot === '') || this.started) return;
+    const { kernelLog: path } = this.usb;
+    if (!this.on || this.started) return;
     this.started = true;
     this.loaded = true;
     const stored = this.file.load() ?? { record: emptyRecord() };
     this.record = stored.record;
     // The phones' links (where their sources placed them) are kept with sysfs alone too: a restart knows them.
-    this.saver = this.file.every(this.context.clock, SAVE_EVERY_MS, () => this.toKeep());
+    this.saver = this.file.every(this.ctx.clock, SAVE_EVERY_MS, () => this.toKeep());
     if (path === '') return;
     this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
     // The same log of the same boot: its records up to the saved one are counted already.
@@ -127,8 +153,8 @@ export class UsbLayer implements UsbEvidence {
     this.work(false);
     this.follower = new KernelLogFollower({
       path,
-      logger: this.context.logger,
-      timers: this.context.clock,
+      logger: this.ctx.logger,
+      timers: this.ctx.clock,
       onLine: (line) => this.line(line),
       // A new recording in its place: the records counted before the restart were the old one's, and its numbers start afresh.
       onRotated: () => (this.skipUpTo = undefined),
@@ -147,53 +173,46 @@ export class UsbLayer implements UsbEvidence {
   noteFor(device: DeviceSnapshot): string | undefined {
     const onPort = this.placeOf(device.usb);
     if (onPort !== undefined) this.link(onPort, device);
-    const words = this.verdicts.filter((v) => {
-      if (v.layer === 'phone') return v.subject === device.serial || (device.udid !== undefined && v.subject === device.udid);
-      return onPort !== undefined && this.covers(v, onPort);
-    });
-    const said = [...words.map((v) => v.evidence), ...(onPort === undefined ? [] : [this.fallbackOf(onPort)])].filter((w) => w !== undefined);
+    const words = this.verdicts.filter((v) =>
+      v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && this.covers(v, onPort),
+    );
+    const said = [...words.map((v) => v.evidence), onPort && this.fallbackOf(onPort)].filter((w) => w !== undefined);
     return said.length ? `USB: ${said.join('; ')}` : undefined;
   }
 
   /** A phone's link below its port's speed, from sysfs, read at most every few seconds per port. */
   private fallbackOf(port: string): string | undefined {
-    const root = this.context.settings.usb.sysfsRoot;
-    if (root === '') return undefined;
-    const at = this.context.clock.monotonic();
-    const kept = this.speeds.get(port);
-    if (kept && at - kept.at < SYSFS_CELL_MS) return kept.said;
-    const speeds = speedsOfPort(root, port);
-    const said = speeds && speedFallback(port, speeds.phone, speeds.port);
-    // Bounded: the ports adb names, dropped when the map grows past the lab's size.
-    if (this.speeds.size >= 1024) this.speeds.clear();
-    this.speeds.set(port, { at, said });
-    return said;
+    if (this.usb.sysfsRoot === '') return undefined;
+    const kept = this.speeds.get();
+    if (!kept.has(port)) {
+      const speeds = speedsOfPort(this.usb.sysfsRoot, port);
+      kept.set(port, speeds && speedFallback(port, speeds.phone, speeds.port));
+    }
+    return kept.get(port);
   }
 
   /** Whether a verdict on a port, a hub or a controller covers this port. */
   private covers(v: Verdict, port: string): boolean {
     if (v.ports.includes(port)) return true;
     if (v.wholeHub === true) return hubOf(port) === v.subject;
-    if (v.layer === 'controller') return this.controllerOf(busOf(port)) === v.subject;
-    return false;
+    return v.layer === 'controller' && this.controllerOf(busOf(port)) === v.subject;
   }
 
   /** Recovery's evidence: whether the kernel has a phone with these USB serials on a port now (both sysfs and the kernel log read). */
   seen(serials: readonly string[], port?: string): UsbSeen | undefined {
-    const { kernelLog, sysfsRoot } = this.context.settings.usb;
-    if (kernelLog === '' || sysfsRoot === '' || serials.length === 0) return undefined;
-    return seenOf(serials, port, this.onUsb(), this.words, (p) => this.blameOf(p));
+    if (this.usb.kernelLog === '' || this.usb.sysfsRoot === '' || serials.length === 0) return undefined;
+    return seenOf(serials, port, this.ports.get(), this.words, (p) => this.blame(p));
   }
 
   /** Recovery's check after a power cycle: the port dropped and enumerated again since wall ms `since`. */
   cycled(port: string, since: number): PortCycleSeen | undefined {
-    if (this.context.settings.usb.kernelLog === '' || !this.follower) return undefined;
-    return cycledOf(this.words, port, since);
+    return this.follower && cycledOf(this.words, port, since);
   }
 
-  /** What the layer blames for a port's failures now: the in-service clock's blame of a phone on it. */
+  /** The widest verdict that covers a port (controller first, as attribution orders them): the in-service clock's blame of a phone on it; a phone's own verdict is not the port's. */
   blame(port: string): UsbBlame | undefined {
-    return this.blameOf(port);
+    const v = this.verdicts.find((x) => x.layer !== 'phone' && this.covers(x, port));
+    return v && { layer: v.layer, subject: v.subject, evidence: v.evidence };
   }
 
   /** Hears each classified kernel line (the flight recorder's ring of the phone on that port). */
@@ -202,22 +221,9 @@ export class UsbLayer implements UsbEvidence {
     return () => this.followers.delete(listener);
   }
 
-  /** The widest verdict that covers a port (controller first, as attribution orders them); a phone's own verdict is not the port's. */
-  private blameOf(port: string): UsbBlame | undefined {
-    const v = this.verdicts.find((x) => x.layer !== 'phone' && this.covers(x, port));
-    return v && { layer: v.layer, subject: v.subject, evidence: v.evidence };
-  }
-
   /** A device left or came (the kernel's word, or a source's list): sysfs is read at the next look rather than from a cell up to SYSFS_CELL_MS old. */
   readSysfsAfresh(): void {
-    this.ports = undefined;
-  }
-
-  /** sysfs's serials on ports, read at most every few seconds for all the phones of one look. */
-  private onUsb(): Map<string, string[]> {
-    const at = this.context.clock.monotonic();
-    if (!this.ports || at - this.ports.at >= SYSFS_CELL_MS) this.ports = { at, bySerial: portsBySerial(this.context.settings.usb.sysfsRoot) };
-    return this.ports.bySerial;
+    this.ports.drop();
   }
 
   /**
@@ -226,28 +232,25 @@ export class UsbLayer implements UsbEvidence {
    * one by one, and one not listed again yet has not lost its debugging.
    */
   oweOnUsb(listing: Listing): void {
-    const { presence, settings } = this.context;
-    if (!presence) return;
     const read = new Map<string, readonly UsbInterface[]>();
-    this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(settings.usb.sysfsRoot, port)).get(port)!;
+    this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(this.usb.sysfsRoot, port)).get(port)!;
     // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
-    const owed = onUsbOffList(gone, this.owedFrom, this.context.platforms, this.interfacesOf);
-    presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
+    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, this.interfacesOf);
+    this.ctx.registry.presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
   /** The report's devices: those the ledger carried for the layer are published for readiness and said once; the others remembered. */
-  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds): DeviceInfo[] {
-    const { presence } = this.context;
-    if (!presence || this.owedFrom === undefined) return [...devices];
+  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()): DeviceInfo[] {
+    const onUsb = this.owedFrom;
+    if (onUsb === undefined) return [...devices];
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
-    this.publish(added, this.owedFrom);
+    this.publish(added, onUsb);
     for (const d of added) {
-      if (!this.saidOffList.say(d.udid)) continue;
       // Said once per stay, and rate-limited over all phones: each flap a report catches re-arms the stay, and thirty
       // flapping phones would otherwise flood the log.
-      limited(this.context.logger).info('usb-off-list', { udid: d.udid }, `${d.udid} ${d.message ?? ''}`, d.udid);
+      if (this.saidOffList.say(d.udid)) limited(this.ctx.logger).info('usb-off-list', { udid: d.udid }, `${d.udid} ${d.message ?? ''}`, d.udid);
     }
     rememberListed(
       this.listed,
@@ -269,12 +272,11 @@ export class UsbLayer implements UsbEvidence {
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
   private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid): void {
     const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.context.platforms, this.interfacesOf);
+      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfacesOf);
       return off ? [{ udid: d.udid, off }] : [];
     });
     this.offList = offs.map((o) => o.off);
-    const facet = this.context.offSource;
-    if (!facet) return;
+    const facet = this.ctx.registry.facet(OFF_SOURCE);
     const now = new Set(added.map((d) => d.udid));
     for (const [udid] of facet.entries()) if (!now.has(udid)) facet.delete(udid);
     for (const { udid, off } of offs) facet.set(udid, off);
@@ -282,8 +284,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
   get on(): boolean {
-    const { kernelLog, sysfsRoot } = this.context.settings.usb;
-    return kernelLog !== '' || sysfsRoot !== '';
+    return this.usb.kernelLog !== '' || this.usb.sysfsRoot !== '';
   }
 
   /**
@@ -294,8 +295,7 @@ export class UsbLayer implements UsbEvidence {
     const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid)[0];
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
-    if (!record) return port;
-    return healthCell(portHealth(record.record, record.verdicts, port, this.context.clock.wall()));
+    return record ? healthCell(portHealth(record.record, record.verdicts, port, this.ctx.clock.wall())) : port;
   }
 
   /**
@@ -304,11 +304,9 @@ export class UsbLayer implements UsbEvidence {
    */
   placeOf(usb: UsbPlace | undefined): string | undefined {
     if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
-    if (usb?.location === undefined || this.context.settings.usb.sysfsRoot === '') return undefined;
-    const at = this.context.clock.monotonic();
-    if (!this.locations || at - this.locations.at >= SYSFS_CELL_MS) this.locations = { at, ports: new Map() };
-    const ports = this.locations.ports;
-    if (!ports.has(usb.location)) ports.set(usb.location, portOfLocation(this.context.settings.usb.sysfsRoot, usb.location));
+    if (usb?.location === undefined || this.usb.sysfsRoot === '') return undefined;
+    const ports = this.locations.get();
+    if (!ports.has(usb.location)) ports.set(usb.location, portOfLocation(this.usb.sysfsRoot, usb.location));
     return ports.get(usb.location);
   }
 
@@ -318,11 +316,10 @@ export class UsbLayer implements UsbEvidence {
    */
   private link(port: string, device: DeviceSnapshot): void {
     if (device.udid === undefined) return;
-    const record = this.rec();
     // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
     const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
     const alone = (device.usb?.sharedBy ?? 1) <= 1;
-    if (!linkPort(record, port, device.udid, identities, this.context.clock.wall(), alone) || !this.started) return;
+    if (!linkPort(this.rec(), port, device.udid, identities, this.ctx.clock.wall(), alone) || !this.started) return;
     this.file.changed();
     // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
     if (this.follower) this.workSoon();
@@ -330,7 +327,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub). */
   private linkedOnUsb(udid: string): string[] {
-    const root = this.context.settings.usb.sysfsRoot;
+    const root = this.usb.sysfsRoot;
     const links = root === '' ? [] : (this.rec().links[udid] ?? []);
     return links
       .filter((l) => {
@@ -353,24 +350,20 @@ export class UsbLayer implements UsbEvidence {
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
   private storedRecord(): { record: PortRecord; verdicts: Verdict[] } | undefined {
     if (this.stored === undefined) {
-      const record = this.context.settings.usb.kernelLog === '' ? undefined : this.file.load()?.record;
-      if (!record) this.stored = null;
-      else {
-        const now = this.context.clock.wall();
-        pruneRecord(record, now);
-        this.stored = { record, verdicts: attribute(record, { now, controllerOfBus: (bus) => this.controllerOf(bus) }) };
-      }
+      const now = this.ctx.clock.wall();
+      const record = this.usb.kernelLog === '' ? undefined : this.file.load()?.record;
+      if (record) pruneRecord(record, now);
+      this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: (bus) => this.controllerOf(bus) }) } : null;
     }
     return this.stored ?? undefined;
   }
 
   /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
   metrics(): Metric[] {
-    const { kernelLog, sysfsRoot } = this.context.settings.usb;
-    const sources = [...new Set(this.context.platforms.flatMap((p) => (p.offList ? [p.offList.source] : [])))];
+    const sources = [...new Set(this.ctx.platforms.names.flatMap((p) => (p.offList ? [p.offList.source] : [])))];
     return [
-      ...(kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
-      ...(sysfsRoot === '' ? [] : [offListMetric(this.offList, sources)]),
+      ...(this.usb.kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
+      ...(this.usb.sysfsRoot === '' ? [] : [offListMetric(this.offList, sources)]),
     ];
   }
 
@@ -384,8 +377,7 @@ export class UsbLayer implements UsbEvidence {
     const event = classifyUsbLine(parsed.text);
     if (!event) return;
     const at = this.wallOf(parsed.tsUs);
-    for (const hear of this.followers)
-      hear({ ...(event.port !== undefined && { port: event.port }), ...(event.hub !== undefined && { hub: event.hub }), text: parsed.text, at });
+    for (const hear of this.followers) hear(dropUndefined({ port: event.port, hub: event.hub, text: parsed.text, at }));
     this.words.add(event, at);
     if (event.kind === 'disconnect' || event.kind === 'new-device') this.readSysfsAfresh();
     this.recorder.add(event, at);
@@ -395,7 +387,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** Works the verdicts out once a burst has settled: a burst of lines, or of links, is one pass. */
   private workSoon(): void {
-    this.settle ??= this.context.clock.setTimer(
+    this.settle ??= this.ctx.clock.setTimer(
       () => {
         this.settle = undefined;
         this.work();
@@ -407,22 +399,20 @@ export class UsbLayer implements UsbEvidence {
 
   /**
    * When a record was logged, on the wall clock: a ring buffer or replay read at once must not make failures hours apart
-   * look simultaneous. /dev/kmsg's times count from boot (/proc/uptime); a recording's from its first record, as now.
+   * look simultaneous. /dev/kmsg's times count from boot (/proc/uptime); a recording's from its first record, as now. A
+   * live record is never in the future (the kernel's record clock stops in a suspend, uptime does not: after one,
+   * records map early, never late).
    */
   private wallOf(tsUs: number | undefined): number {
-    const now = this.context.clock.wall();
+    const now = this.ctx.clock.wall();
     if (tsUs === undefined) return now;
+    const live = this.usb.kernelLog === '/dev/kmsg';
     if (!this.anchor) {
-      const boot = this.context.settings.usb.kernelLog === '/dev/kmsg' ? bootWall(now) : undefined;
+      const boot = live ? bootWall(now) : undefined;
       this.anchor = boot === undefined ? { wall: now, tsUs } : { wall: boot, tsUs: 0 };
     }
     const wall = this.anchor.wall + (tsUs - this.anchor.tsUs) / 1000;
-    return clampLive(wall, now, this.context.settings.usb.kernelLog === '/dev/kmsg');
-  }
-
-  /** An event the recorder committed: a cause counted on a port is a failure of /metrics. */
-  private recorded(event: UsbEvent, outcome: Recorded | 'unplugged'): void {
-    if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
+    return live ? Math.min(wall, now) : wall;
   }
 
   /**
@@ -430,12 +420,12 @@ export class UsbLayer implements UsbEvidence {
    * come and go costs at most that many lines a minute per layer and a summary; `count`: counted in /metrics.
    */
   private work(count = true): void {
-    const now = this.context.clock.wall();
+    const now = this.ctx.clock.wall();
     this.recorder.flush();
     pruneRecord(this.record, now);
-    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.sysfsController(bus) });
+    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllers.get().get(bus) });
     const current = new Set<string>();
-    const log = limited(this.context.logger);
+    const log = limited(this.ctx.logger);
     for (const v of this.verdicts) {
       const key = `${v.layer} ${v.subject}`;
       current.add(key);
@@ -448,30 +438,16 @@ export class UsbLayer implements UsbEvidence {
     this.logged.retain((key) => current.has(key));
   }
 
-  /** The controller of a bus as sysfs names it (its usbN link), read at most once a minute. */
-  private sysfsController(bus: number): string | undefined {
-    const at = this.context.clock.monotonic();
-    if (at - this.controllersAt >= SYSFS_EVERY_MS) {
-      this.controllers = controllersOfBuses(this.context.settings.usb.sysfsRoot);
-      this.controllersAt = at;
-    }
-    return this.controllers.get(bus);
-  }
-
   /** The controller of a bus: sysfs's name, else the kernel's bus line's, else "bus N". */
   private controllerOf(bus: number): string {
-    return this.sysfsController(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
+    return this.controllers.get().get(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
   }
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
   private toKeep(): StoredPorts {
-    pruneRecord(this.record, this.context.clock.wall());
+    pruneRecord(this.record, this.ctx.clock.wall());
     boundRecord(this.record);
-    return {
-      record: this.record,
-      ...(this.source !== undefined && { source: this.source }),
-      ...(this.seq !== undefined && { seq: this.seq }),
-    };
+    return dropUndefined({ record: this.record, source: this.source, seq: this.seq });
   }
 }
 
@@ -483,11 +459,6 @@ function bootWall(now: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A live record is never in the future (the kernel's record clock stops in a suspend, uptime does not: after one, records map early, never late). */
-function clampLive(wall: number, now: number, live: boolean): number {
-  return live ? Math.min(wall, now) : wall;
 }
 
 /** This boot's id: the kernel's record numbers start again at each boot. */

@@ -1,7 +1,7 @@
 // A port's health as `list` and `doctor` show it: its failures of today and yesterday (UTC), the phones seen failing on
 // it, and the layer a verdict blames. Pure.
 import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
-import { describe, LABELS, WINDOW, type Layer, type Verdict } from './attribution.js';
+import { describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
 import { hubOf, type UsbEventKind } from './classify.js';
 
 export interface PortHealth {
@@ -16,17 +16,10 @@ export interface PortHealth {
 
 /** The port's failures in the window, and the verdict covering it. */
 export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number): PortHealth {
-  const days = windowOf(now);
-  const failures: FailureCounts = {};
-  const phones = new Set<string>();
-  for (const [day, d] of Object.entries(record.ports[port]?.days ?? {})) {
-    if (!days.has(day)) continue;
-    for (const [kind, n] of Object.entries(d.failures) as Array<[UsbEventKind, number]>) failures[kind] = (failures[kind] ?? 0) + n;
-    for (const s of d.failingSerials) phones.add(s);
-  }
-  const total = Object.values(failures).reduce((a, b) => a + (b ?? 0), 0);
+  const view = portView(port, record.ports[port], windowOf(now));
+  const total = view?.total ?? 0;
   const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOf(port) === v.subject)) : undefined;
-  return { port, failures, total, phones: phones.size, ...(verdict ? { verdict } : {}) };
+  return { port, failures: view?.failures ?? {}, total, phones: view?.failingSerials.size ?? 0, ...(verdict ? { verdict } : {}) };
 }
 
 /** The ports of the record with failures in the window, the most failures first, at most `n`. */

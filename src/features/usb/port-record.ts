@@ -5,6 +5,7 @@
 // Bounded, so that a busy log, daily rewiring or a device making up serials cannot grow it: days past KEEP_DAYS go,
 // strings, lists, ports, hubs, controllers and links are capped (least recently seen first), and boundRecord keeps the
 // whole under MAX_RECORD_BYTES, so the file written is always one that reads back.
+import { dropUndefined } from '../../util/drop-undefined.js';
 import { FAILURE_KINDS, type UsbEvent, type UsbEventKind } from './classify.js';
 
 const KEEP_DAYS = 7;
@@ -104,11 +105,6 @@ export function windowOf(now: number): DayWindow {
 export interface RecordOptions {
   /** The controller of a bus from sysfs (its usbN link); the record's own bus lines are asked after it. */
   controllerOfBus?: (bus: number) => string | undefined;
-}
-
-/** The controller of a bus, as sysfs or the kernel's bus lines name it; undefined when neither does. */
-export function controllerOfBus(record: PortRecord, bus: number, options: RecordOptions = {}): string | undefined {
-  return options.controllerOfBus?.(bus) ?? record.buses[String(bus)];
 }
 
 /** What addEvent made of an event: a cause counted, the echo of one (never counted), a fact, or nothing. */
@@ -215,8 +211,9 @@ function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOption
   if (event.controller !== undefined) return event.controller;
   const path = event.port ?? event.hub;
   if (path === undefined) return undefined;
+  // As sysfs or the kernel's bus lines name it; undefined when neither does.
   const bus = /^(?:usb)?(\d+)/.exec(path)?.[1];
-  return bus === undefined ? undefined : controllerOfBus(record, Number(bus), options);
+  return bus === undefined ? undefined : (options.controllerOfBus?.(Number(bus)) ?? record.buses[String(Number(bus))]);
 }
 
 /** The controller, when it stands dead. */
@@ -344,19 +341,14 @@ export function recordFrom(value: unknown): PortRecord | undefined {
     for (const [day, d] of Object.entries(entry.days)) {
       if (!DAY.test(day) || !isObject(d)) continue;
       const linked = strings(d.linked);
-      days[day] = {
-        failures: counts(d.failures),
-        serials: strings(d.serials),
-        failingSerials: strings(d.failingSerials),
-        ...(linked.length ? { linked } : {}),
-      };
+      days[day] = { failures: counts(d.failures), serials: strings(d.serials), failingSerials: strings(d.failingSerials), ...(linked.length && { linked }) };
     }
-    record.ports[port] = {
+    record.ports[port] = dropUndefined({
       days,
       seenAt: number(entry.seenAt) ?? 0,
-      ...(typeof entry.serial === 'string' && entry.serial.length <= MAX_SERIAL_CHARS ? { serial: entry.serial } : {}),
-      ...(number(entry.lastFailureAt) !== undefined ? { lastFailureAt: number(entry.lastFailureAt)! } : {}),
-    };
+      serial: typeof entry.serial === 'string' && entry.serial.length <= MAX_SERIAL_CHARS ? entry.serial : undefined,
+      lastFailureAt: number(entry.lastFailureAt),
+    });
   }
   for (const [name, entry] of Object.entries(isObject(value.hubs) ? value.hubs : {})) {
     if (!/^(?:usb\d+|\d+-\d+(?:\.\d+)*)$/.test(name) || !isObject(entry) || !isObject(entry.days)) continue;
@@ -369,14 +361,14 @@ export function recordFrom(value: unknown): PortRecord | undefined {
       const value = number(n);
       if (DAY.test(day) && value !== undefined && value > 0) after[day] = Math.floor(value);
     }
-    record.controllers[name] = {
+    record.controllers[name] = dropUndefined({
       days: dayCounts(entry.days),
       seenAt: number(entry.seenAt) ?? 0,
-      ...(Object.keys(after).length ? { after } : {}),
-      ...(number(entry.deadSince) !== undefined ? { deadSince: number(entry.deadSince)! } : {}),
-      ...(typeof entry.diedBy === 'string' && entry.diedBy.length <= 120 ? { diedBy: entry.diedBy } : {}),
-      ...(number(entry.removedSince) !== undefined ? { removedSince: number(entry.removedSince)! } : {}),
-    };
+      after: Object.keys(after).length ? after : undefined,
+      deadSince: number(entry.deadSince),
+      diedBy: typeof entry.diedBy === 'string' && entry.diedBy.length <= 120 ? entry.diedBy : undefined,
+      removedSince: number(entry.removedSince),
+    });
   }
   for (const [bus, controller] of Object.entries(isObject(value.buses) ? value.buses : {}))
     if (/^\d{1,3}$/.test(bus) && typeof controller === 'string') record.buses[bus] = controller;

@@ -3,21 +3,35 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { UsbInterface } from '../../platforms/source.js';
+import { usbBus } from '../../util/usb-path.js';
+import { hubOf } from './classify.js';
+
+/** A file's text, trimmed; undefined where it cannot be read (gone while read, a copied sysfs tree without it, no such unit). */
+export function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The names in a folder; undefined where it cannot be read (no sysfs). */
+export function namesIn(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The controller of each bus, from the root hubs' links; empty where there is no sysfs. */
 export function controllersOfBuses(root: string): Map<number, string> {
   const out = new Map<number, string>();
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    const m = /^usb(\d+)$/.exec(name);
-    if (!m) continue;
+  for (const name of namesIn(root) ?? []) {
+    const bus = /^usb(\d+)$/.exec(name)?.[1];
     try {
-      out.set(Number(m[1]), basename(dirname(join(root, readlinkSync(join(root, name))))));
+      // usbN links to .../<controller>/usbN: the root hub's parent is its controller.
+      if (bus) out.set(Number(bus), basename(dirname(join(root, readlinkSync(join(root, name))))));
     } catch {
       // Not a link (a copied tree): the bus stands for its controller.
     }
@@ -25,79 +39,49 @@ export function controllersOfBuses(root: string): Map<number, string> {
   return out;
 }
 
+/** The USB serial sysfs shows on a port; undefined for none, or one longer than the kernel prints. */
+function serialOn(root: string, port: string): string | undefined {
+  const serial = readText(join(root, port, 'serial'));
+  return serial && serial.length <= 128 ? serial : undefined;
+}
+
 /** Every port each USB serial is enumerated on: clones sharing a serial are on several, which sysfs cannot tell apart. */
 export function portsBySerial(root: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return out;
-  }
-  for (const name of names.filter((n) => /^\d+-\d+(?:\.\d+)*$/.test(n)).sort()) {
-    try {
-      const serial = readFileSync(join(root, name, 'serial'), 'utf8').trim();
-      if (serial === '' || serial.length > 128) continue;
-      const ports = out.get(serial);
-      if (ports) ports.push(name);
-      else out.set(serial, [name]);
-    } catch {
-      // No serial: a hub, or a device that gives none.
-    }
+  for (const name of (namesIn(root) ?? []).filter((n) => usbBus(n) !== undefined).sort()) {
+    // No serial: a hub, or a device that gives none.
+    const serial = serialOn(root, name);
+    if (serial !== undefined) out.set(serial, [...(out.get(serial) ?? []), name]);
   }
   return out;
 }
 
 /** The link speeds (Mb/s) of the device on a port and of the hub it hangs off; undefined where either cannot be read. */
 export function speedsOfPort(root: string, port: string): { phone: number; port: number } | undefined {
-  const dot = port.lastIndexOf('.');
-  const parent = dot >= 0 ? port.slice(0, dot) : `usb${port.slice(0, port.indexOf('-'))}`;
-  const read = (name: string): number | undefined => {
-    try {
-      const n = Number(readFileSync(join(root, name, 'speed'), 'utf8').trim());
-      return Number.isFinite(n) && n > 0 ? n : undefined;
-    } catch {
-      return undefined;
-    }
+  const read = (name: string) => {
+    const n = Number(readText(join(root, name, 'speed')));
+    return Number.isFinite(n) && n > 0 ? n : undefined;
   };
   const phone = read(port);
-  const hub = phone === undefined ? undefined : read(parent);
-  return phone === undefined || hub === undefined ? undefined : { phone, port: hub };
+  const hub = phone && read(hubOf(port));
+  return phone && hub ? { phone, port: hub } : undefined;
 }
 
-/** The interfaces the device on a port offers (class, subclass, protocol); empty where none can be read. */
+/** The interfaces the device on a port offers (class, subclass, protocol); one going away as the device does is left out. */
 export function interfacesOnPort(root: string, port: string): UsbInterface[] {
-  const dir = join(root, port);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const out: UsbInterface[] = [];
-  for (const name of names.filter((n) => n.startsWith(`${port}:`)).sort()) {
-    try {
-      const read = (file: string): string => readFileSync(join(dir, name, file), 'utf8').trim();
-      out.push({ class: read('bInterfaceClass'), subclass: read('bInterfaceSubClass'), protocol: read('bInterfaceProtocol') });
-    } catch {
-      // An interface going away as the device does: the others still say what they say.
-    }
-  }
-  return out;
+  return (namesIn(join(root, port)) ?? [])
+    .filter((n) => n.startsWith(`${port}:`))
+    .sort()
+    .flatMap((name) => {
+      const [c, s, p] = ['bInterfaceClass', 'bInterfaceSubClass', 'bInterfaceProtocol'].map((f) => readText(join(root, port, name, f)));
+      return c === undefined || s === undefined || p === undefined ? [] : [{ class: c, subclass: s, protocol: p }];
+    });
 }
 
 /** The USB serial of the device on a port, and whether it is a hub (never a phone, whatever serial it gives). */
 export function deviceOnPort(root: string, port: string): { serial: string; hub: boolean } | undefined {
-  const read = (file: string): string | undefined => {
-    try {
-      return readFileSync(join(root, port, file), 'utf8').trim();
-    } catch {
-      return undefined;
-    }
-  };
-  const serial = read('serial');
-  if (serial === undefined || serial === '' || serial.length > 128) return undefined;
-  return { serial, hub: read('bDeviceClass') === '09' };
+  const serial = serialOn(root, port);
+  return serial === undefined ? undefined : { serial, hub: readText(join(root, port, 'bDeviceClass')) === '09' };
 }
 
 /**
@@ -106,21 +90,5 @@ export function deviceOnPort(root: string, port: string): { serial: string; hub:
  */
 export function portOfLocation(root: string, location: number): string | undefined {
   if (!Number.isInteger(location) || location <= 0) return undefined;
-  const bus = location >>> 16;
-  const devnum = location & 0xffff;
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    if (!/^\d+-\d+(?:\.\d+)*$/.test(name) || Number(name.slice(0, name.indexOf('-'))) !== bus) continue;
-    try {
-      if (Number(readFileSync(join(root, name, 'devnum'), 'utf8').trim()) === devnum) return name;
-    } catch {
-      // Gone while read, or a copied tree without devnum.
-    }
-  }
-  return undefined;
+  return (namesIn(root) ?? []).find((name) => usbBus(name) === location >>> 16 && Number(readText(join(root, name, 'devnum'))) === (location & 0xffff));
 }

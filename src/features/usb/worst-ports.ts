@@ -21,7 +21,7 @@ export function worstPortItems(record: PortRecord | undefined, now: number, sysf
   const file = join(stateDir, USB_PORTS_FILE);
   if (!record) return [{ status: 'ok', finding: `USB ports: no record yet in ${file} (the daemon writes it as it reads the kernel's messages)` }];
   pruneRecord(record, now);
-  const controllers = sysfsRoot === '' ? new Map<number, string>() : controllersOfBuses(sysfsRoot);
+  const controllers = controllersOfBuses(sysfsRoot);
   const verdicts = attribute(record, { now, controllerOfBus: (bus) => controllers.get(bus) ?? `bus ${bus}` });
   const worst = worstPorts(record, verdicts, now, WORST);
   if (worst.length === 0) {

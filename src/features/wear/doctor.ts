@@ -64,9 +64,8 @@ export function wearItems(
   const today = dayOf(nowMs);
   const claims = phones.map((p) => ({ serial: p.serial, udid: p.udid, usb: p.usb, ready: p.state === undefined || p.state === 'device' }));
   for (const { serial, udid, wear, battery: samsung, unread } of phones) {
-    const id = 'phone.wear';
     const line = (status: CheckItem['status'], finding: string, advice?: string) =>
-      items.push({ id, phone: serial, status, finding, ...(advice && { advice }) });
+      items.push({ id: 'phone.wear', phone: serial, status, finding, ...(advice && { advice }) });
     if (!wear) {
       line('unread', unread ?? 'its shell printed no wear part');
       continue;
@@ -89,7 +88,7 @@ export function wearItems(
       wear.apps && `largest app id ${wear.apps.maxAppId}`,
       wear.thirdParty && settings.baselinePackages.length > 0 && `${leftovers(wear.thirdParty, settings.baselinePackages).length} leftover packages`,
       wear.tmp?.kib !== undefined && `${Math.round(wear.tmp.kib / 1024)} MiB in /data/local/tmp`,
-    ].filter((x): x is string => typeof x === 'string');
+    ].filter((x) => typeof x === 'string');
     const untold = wear.unread.map((u) => `${SOURCE_WORDS[u.what] ?? u.what} ${WHY_WORDS[u.why]}${u.detail ? ` (${u.detail})` : ''}`).join(', ');
     if (!figures.length) line('unread', `no figure told${untold && ` (${untold})`}`);
     else if (!findings.length) line('ok', `device ${serial}: wear: ${figures.join(', ')}${untold && `; not told: ${untold}`}`);

@@ -9,7 +9,7 @@
 // per phone and reason and the phones by reason. It reads what the
 // inventory already read: it opens no session.
 import { join } from 'node:path';
-import { udidSample, type RowColumn } from '../../devices/feature-view.js';
+import { udidSample, type DeviceGauge, type RowColumn } from '../../devices/feature-view.js';
 import { claimOf } from '../../devices/claims.js';
 import { facetKey } from '../../devices/facet.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -26,12 +26,11 @@ import { noHistoryWhy } from './identity.js';
 import { judgeWear, REASONS, type Finding, type Now, type Reason } from './judge.js';
 import { leftovers } from './leftovers.js';
 import { wearMetrics } from './metrics.js';
-import { wearOf } from './row.js';
+import { wearOf, type WearRow } from './row.js';
 import { bound, MAX_PHONES, WEAR_FILE, WearFile, type Histories } from './store.js';
 
 /** What wear keeps of a phone: what its last reading told, and its findings (its history is the store's, by udid). */
 interface WearState {
-  udid?: string;
   /** What its last reading alone gives as history (its day's figures, the time held full and warm since the one before): what it is judged on while no history is linked to it. */
   look: DaySample[];
   /** What the last reading told beyond the history. */
@@ -91,18 +90,15 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     forget(now, dayOf(now));
     save();
   };
-  const findingsOf = (key: string | undefined) => (key === undefined ? [] : (state.get(key)?.findings ?? []));
   const near = (f: Finding) => f.days <= settings.noticeDays;
 
   const answered = (device: DeviceSnapshot): void => {
-    const s = settings;
     const reading = reader.reading(registry, device.key);
     const info = device.last;
-    const samsung: BatteryWear | undefined =
-      info?.batteryDetail && (info.batteryDetail.cycleCount !== undefined || info.batteryDetail.healthPercent !== undefined)
-        ? dropUndefined<BatteryWear>({ source: 'samsung', cycleCount: info.batteryDetail.cycleCount, healthPercent: info.batteryDetail.healthPercent })
-        : undefined;
-    const batteries = [...(reading?.batteries ?? []), ...(samsung ? [samsung] : [])];
+    const { cycleCount, healthPercent } = info?.batteryDetail ?? {};
+    const samsung =
+      cycleCount !== undefined || healthPercent !== undefined ? [dropUndefined<BatteryWear>({ source: 'samsung', cycleCount, healthPercent })] : [];
+    const batteries = [...(reading?.batteries ?? []), ...samsung];
     if (!reading && batteries.length === 0 && !info?.battery) return;
     const previous = state.get(device.key);
     const udid = device.udid ?? info?.udid;
@@ -121,7 +117,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
       battery !== undefined &&
       (battery.percentage === '100' || battery.status === 'FULL') &&
       battery.temperature !== undefined &&
-      battery.temperature >= s.swellingWarmCelsius;
+      battery.temperature >= settings.swellingWarmCelsius;
     const held = warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs ? Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000 : 0;
     const recorded = (h: readonly DaySample[]) => withExposure(withFigures(h, today, figures), dayOf(atMs), held);
     // The history is the udid's, which the phone chooses: linked only while no other listed device gives it (identity.ts).
@@ -131,16 +127,15 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     const look = recorded([]);
     const history = udid !== undefined && noForecast === undefined ? recorded(stored.get(udid) ?? []) : look;
     const nowFacts: Now = dropUndefined({ tmpKib: reading?.tmp?.kib, preEol: reading?.storage?.preEol });
-    const findings = judgeWear(history, nowFacts, s, today);
+    const findings = judgeWear(history, nowFacts, settings, today);
     const first = batteries[0];
     const next: WearState = dropUndefined({
-      udid,
       look,
       now: nowFacts,
       battery: first && dropUndefined({ source: first.source, cycleCount: figures.cycles, healthPercent: figures.health }),
       storageLifeUsed: latest(history, 'lifeUsed'),
-      maxAppId: reading?.apps?.maxAppId,
-      leftovers: reading?.thirdParty && s.baselinePackages.length > 0 ? leftovers(reading.thirdParty, s.baselinePackages).length : undefined,
+      maxAppId: figures.appId,
+      leftovers: reading?.thirdParty && settings.baselinePackages.length > 0 ? leftovers(reading.thirdParty, settings.baselinePackages).length : undefined,
       tmpKib: reading?.tmp?.kib,
       unread: reading?.unread ?? [],
       findings,
@@ -161,7 +156,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
         const why = w && noHistoryWhy(peer.serial, claims);
         if (!w || why === undefined) continue;
         told ||= w.noForecast !== undefined;
-        state.set(peer.key, { ...w, findings: judgeWear(w.look, w.now, s, dayOf(w.readAtMs)), noForecast: why });
+        state.set(peer.key, { ...w, findings: judgeWear(w.look, w.now, settings, dayOf(w.readAtMs)), noForecast: why });
       }
       if (!told)
         // A consequence, at info: the identity conflict itself is the platform's one warning, with what to do.
@@ -202,8 +197,6 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
         logger.info({ serial: device.serial, reason }, `${name}: ${reason.replaceAll('_', ' ')} no longer needs action within ${settings.noticeDays} days`);
   };
 
-  const soonest = (key: string | undefined): Finding | undefined => findingsOf(key)[0];
-
   return {
     name: 'wear',
     start: () => {
@@ -223,10 +216,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
       () => stored,
       () => clock.wall(),
     ),
-    notes: (device) =>
-      findingsOf(device.key)
-        .filter(near)
-        .map((f) => f.message),
+    notes: (device) => (state.get(device.key)?.findings ?? []).filter(near).map((f) => f.message),
     fields: () => [
       { key: 'batteryCycles', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.cycleCount },
       { key: 'batteryHealthPercent', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.healthPercent },
@@ -236,7 +226,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
         value: (s) => {
           const w = s.device ? state.get(s.device.key) : undefined;
           if (!w) return undefined;
-          const f = soonest(s.device?.key);
+          const f = w.findings[0];
           return dropUndefined({
             batterySource: w.battery?.source,
             storageLifeUsedPercent: w.storageLifeUsed,
@@ -255,51 +245,34 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     // Before FREE: after health's HEALTH (its place is after CHARGING), in the order the battery's columns always had.
     columns: () => [capacityColumn, cyclesColumn, wearColumn],
     gauges: () => [
-      {
-        name: 'device_agent_device_battery_cycles',
-        help: 'Full charge cycles of the battery, where the phone counts them (sysfs, the tradeinmode report, Samsung, an iPhone diagnostics relay).',
-        place: BEFORE_STORAGE,
-        samples: (r) => udidSample(r, wearOf(r).batteryCycles),
-      },
-      {
-        name: 'device_agent_device_battery_health_percent',
-        help: 'What the battery holds when full, in % of its design capacity, where the phone tells it.',
-        place: BEFORE_STORAGE,
-        samples: (r) => udidSample(r, wearOf(r).batteryHealthPercent),
-      },
+      gauge(
+        'device_agent_device_battery_cycles',
+        'Full charge cycles of the battery, where the phone counts them (sysfs, the tradeinmode report, Samsung, an iPhone diagnostics relay).',
+        (w) => w.batteryCycles,
+      ),
+      gauge(
+        'device_agent_device_battery_health_percent',
+        'What the battery holds when full, in % of its design capacity, where the phone tells it.',
+        (w) => w.batteryHealthPercent,
+      ),
       {
         name: 'device_agent_device_wear_days_left',
         help: `Days until a wear figure of the phone passes its limit, by reason (${REASONS.join(', ')}); 0: now. Only reasons a forecast or a reading tells.`,
         place: BEFORE_STORAGE,
         samples: (r) => (wearOf(r).wear?.findings ?? []).map((f) => ({ labels: { udid: r.udid, reason: f.reason }, value: f.days })),
       },
-      {
-        name: 'device_agent_device_storage_life_used_percent',
-        help: "Share of the flash's rated life used, where the phone tells it (the upper end of an eMMC or UFS band).",
-        place: BEFORE_STORAGE,
-        samples: (r) => udidSample(r, wearOf(r).wear?.storageLifeUsedPercent),
-      },
-      {
-        name: 'device_agent_device_app_id_max',
-        help: 'The largest app id of an installed third-party package (apps get 10000 to 19999).',
-        place: BEFORE_STORAGE,
-        samples: (r) => udidSample(r, wearOf(r).wear?.maxAppId),
-      },
-      {
-        name: 'device_agent_device_leftover_packages',
-        help: 'Third-party packages installed that wear.baselinePackages does not list.',
-        place: BEFORE_STORAGE,
-        samples: (r) => udidSample(r, wearOf(r).wear?.leftoverPackages),
-      },
-      {
-        name: 'device_agent_device_tmp_bytes',
-        help: 'What /data/local/tmp holds (du), bytes.',
-        place: BEFORE_STORAGE,
-        samples: (r) => {
-          const kib = wearOf(r).wear?.tmpKib;
-          return udidSample(r, kib === undefined ? undefined : kib * 1024);
-        },
-      },
+      gauge(
+        'device_agent_device_storage_life_used_percent',
+        "Share of the flash's rated life used, where the phone tells it (the upper end of an eMMC or UFS band).",
+        (w) => w.wear?.storageLifeUsedPercent,
+      ),
+      gauge('device_agent_device_app_id_max', 'The largest app id of an installed third-party package (apps get 10000 to 19999).', (w) => w.wear?.maxAppId),
+      gauge(
+        'device_agent_device_leftover_packages',
+        'Third-party packages installed that wear.baselinePackages does not list.',
+        (w) => w.wear?.leftoverPackages,
+      ),
+      gauge('device_agent_device_tmp_bytes', 'What /data/local/tmp holds (du), bytes.', (w) => w.wear?.tmpKib && w.wear.tmpKib * 1024),
     ],
     metrics: () =>
       // The phones listed now: one remembered after it went (for the horizon) is nobody's to act on.
@@ -310,38 +283,36 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
   };
 }
 
-/** A finding's figure painted by when it needs action: due now bad, forecast a warning. */
-const paintFor =
-  (...reasons: Reason[]): RowColumn['paint'] =>
-  (row, text, p) => {
-    const days = wearOf(row)
-      .wear?.findings?.filter((f) => reasons.includes(f.reason))
-      .reduce((min, f) => Math.min(min, f.days), Infinity);
-    return days === undefined || days === Infinity ? text : days === 0 ? p.bad(text) : p.warn(text);
+/** A per-phone gauge of wear's row, placed after health's battery series. */
+function gauge(name: string, help: string, value: (w: WearRow) => number | undefined): DeviceGauge {
+  return { name, help, place: BEFORE_STORAGE, samples: (r) => udidSample(r, value(wearOf(r))) };
+}
+
+/** A column of one figure, painted by when its findings need action: due now bad, forecast a warning. */
+function column(title: string, text: (w: WearRow) => string | undefined, ...reasons: Reason[]): RowColumn {
+  return {
+    title,
+    place: { before: 'FREE' },
+    cell: (r) => text(wearOf(r)) ?? '',
+    paint: (row, t, p) => {
+      const days = wearOf(row)
+        .wear?.findings?.filter((f) => reasons.includes(f.reason))
+        .reduce((min, f) => Math.min(min, f.days), Infinity);
+      return days === undefined || days === Infinity ? t : days === 0 ? p.bad(t) : p.warn(t);
+    },
+    optional: true,
   };
+}
 
 /** What the battery holds when full, in % of its design capacity, where the phone tells it. */
-const capacityColumn: RowColumn = {
-  title: 'CAPACITY',
-  place: { before: 'FREE' },
-  cell: (r) => {
-    const percent = wearOf(r).batteryHealthPercent;
-    return percent === undefined ? '' : `${percent}%`;
-  },
-  paint: paintFor('battery_capacity', 'swelling'),
-  optional: true,
-};
+const capacityColumn = column(
+  'CAPACITY',
+  (w) => (w.batteryHealthPercent === undefined ? undefined : `${w.batteryHealthPercent}%`),
+  'battery_capacity',
+  'swelling',
+);
 
-const cyclesColumn: RowColumn = {
-  title: 'CYCLES',
-  place: { before: 'FREE' },
-  cell: (r) => {
-    const cycles = wearOf(r).batteryCycles;
-    return cycles === undefined ? '' : String(cycles);
-  },
-  paint: paintFor('battery_cycles'),
-  optional: true,
-};
+const cyclesColumn = column('CYCLES', (w) => w.batteryCycles?.toString(), 'battery_cycles');
 
 /** The soonest action a phone's wear needs: its reason and when ("app_ids in 12 d", "battery_capacity now"). */
 const wearColumn: RowColumn = {

@@ -29,14 +29,10 @@ export interface ForecastRule {
   step: number;
 }
 
-export interface ForecastWindow {
-  /** Days of history a trend is drawn from. */
-  windowDays: number;
-  /** The least span of days, first to last reading, a trend is drawn over. */
-  minSpanDays: number;
-}
-
-export const DEFAULT_WINDOW: ForecastWindow = { windowDays: 90, minSpanDays: 14 };
+/** Days of history a trend is drawn from. */
+const WINDOW_DAYS = 90;
+/** The least span of days, first to last reading, a trend is drawn over. */
+const MIN_SPAN_DAYS = 14;
 
 export interface Forecast {
   /** Whole days until the figure is past its limit; 0 when it is now. */
@@ -52,14 +48,14 @@ export function past(value: number, rule: Pick<ForecastRule, 'limit' | 'directio
   return rule.direction === 'down' ? value < rule.limit : value > rule.limit;
 }
 
-export function forecast(samples: readonly Sample[], rule: ForecastRule, today: number, window: ForecastWindow = DEFAULT_WINDOW): Forecast | undefined {
-  const inWindow = samples.filter((s) => s.day <= today && s.day > today - window.windowDays && Number.isFinite(s.value)).sort((a, b) => a.day - b.day);
+export function forecast(samples: readonly Sample[], rule: ForecastRule, today: number): Forecast | undefined {
+  const inWindow = samples.filter((s) => s.day <= today && s.day > today - WINDOW_DAYS && Number.isFinite(s.value)).sort((a, b) => a.day - b.day);
   const last = inWindow.at(-1);
   if (!last) return undefined;
   if (past(last.value, rule)) return { days: 0, value: last.value };
   const first = inWindow[0]!;
   const span = last.day - first.day;
-  if (span < window.minSpanDays) return undefined;
+  if (span < MIN_SPAN_DAYS) return undefined;
   const head = inWindow.filter((s) => s.day <= first.day + span / 3);
   const tail = inWindow.filter((s) => s.day >= last.day - span / 3);
   if (head.length < 2 || tail.length < 2) return undefined;

@@ -3,21 +3,12 @@
 // what to do. A figure the phone never told gives no finding: unknown is
 // never worn. The one home of wear judgments (health judges what holds now:
 // hot, low, full storage).
+import type { Settings } from '../../config/schema.js';
 import { forecast, type Forecast, type ForecastRule } from './forecast.js';
 import { latest, series, warmFullHours, type History } from './history.js';
 
 /** The `wear.*` settings (their defaults: settings.ts). */
-export interface WearSettings {
-  batteryMinHealthPercent: number;
-  batteryMaxCycles: number;
-  swellingHeldFullHours: number;
-  swellingWarmCelsius: number;
-  appIdLimit: number;
-  storageMaxLifeUsedPercent: number;
-  noticeDays: number;
-  baselinePackages: string[];
-  tmpMaxMiB: number;
-}
+export type WearSettings = Settings['wear'];
 
 /** Why a phone needs someone, a bounded set (a metric label). */
 export const REASONS = ['battery_capacity', 'battery_cycles', 'swelling', 'app_ids', 'storage_life', 'tmp'] as const;

@@ -43,44 +43,43 @@ const SETTINGS_BYTES = 64 * 1024;
  */
 export class AndroidControl implements SettingsWriter {
   readonly platform: Platform = 'android';
+  readonly refusal = writeRefusal;
 
   constructor(private readonly adb: Pick<AdbClient, 'reconnectOffline' | 'reconnect' | 'connect' | 'shell'>) {}
 
-  reconnectOffline(): Promise<string> {
+  reconnectOffline() {
     return this.adb.reconnectOffline();
   }
 
-  reconnect(serial: string): Promise<string> {
+  reconnect(serial: string) {
     return this.adb.reconnect(serial);
   }
 
-  connect(address: string): Promise<string> {
+  connect(address: string) {
     return this.adb.connect(address);
   }
 
   /** A global setting as the phone prints it, `null` when unset, undefined when the answer is no value; throws when adb fails. */
-  getGlobal(serial: string, key: string): Promise<string | undefined> {
+  getGlobal(serial: string, key: string) {
     return this.getSetting(serial, 'global', key);
   }
 
   /** Writes a global setting; what `settings put` printed (nothing, on success). */
-  putGlobal(serial: string, key: string, value: string): Promise<string> {
+  putGlobal(serial: string, key: string, value: string) {
     return this.putSetting(serial, 'global', key, value);
   }
 
   /** A setting of the namespace as the phone prints it, `null` when unset, undefined when the answer is no value; throws when adb fails. */
-  async getSetting(serial: string, namespace: SettingsNamespace, key: string): Promise<string | undefined> {
-    const { output } = await this.adb.shell(serial, `settings get ${namespace} ${key}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
-    return parseSettingOrUnset(output);
-  }
-
-  refusal(printed: string, maker: string | undefined): WriteRefusal | undefined {
-    return writeRefusal(printed, maker);
+  async getSetting(serial: string, namespace: SettingsNamespace, key: string) {
+    return parseSettingOrUnset(await this.settings(serial, `get ${namespace} ${key}`));
   }
 
   /** Writes a setting of the namespace; what `settings put` printed (nothing, on success). */
-  async putSetting(serial: string, namespace: SettingsNamespace, key: string, value: string): Promise<string> {
-    const { output } = await this.adb.shell(serial, `settings put ${namespace} ${key} ${value}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES });
-    return output.trim();
+  async putSetting(serial: string, namespace: SettingsNamespace, key: string, value: string) {
+    return (await this.settings(serial, `put ${namespace} ${key} ${value}`)).trim();
+  }
+
+  private async settings(serial: string, args: string) {
+    return (await this.adb.shell(serial, `settings ${args}`, { timeoutMs: SETTINGS_MS, maxBytes: SETTINGS_BYTES })).output;
   }
 }

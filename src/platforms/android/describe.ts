@@ -20,14 +20,14 @@ const PLATFORM = 'android';
 const READY = 'device';
 
 /** What the report says of one device, and the remembered network phone it stands for, if it is one (remembered.ts), or whether it is back on a new connection unanswered. */
-export interface Described {
+interface Described {
   serial: string;
   info: DeviceInfo;
   phone?: RememberedPhone;
   back?: boolean;
 }
 
-export interface DescriberOptions {
+interface DescriberOptions {
   registry: DeviceRegistry;
   logger: Logger;
   clock: Clock;
@@ -101,7 +101,7 @@ export class Describer {
   }
 
   /** The agent's own last cut of the address's transport after the phone's last inventory, if any, at its wall time. */
-  private cutAfter(serial: string, phone: RememberedPhone): { atWall: number; what: string } | undefined {
+  private cutAfter(serial: string, phone: RememberedPhone) {
     const cut = this.o.registry.facet(TRANSPORT_CUT).get(recordKey(PLATFORM, serial));
     return cut && cut.at >= phone.at ? { atWall: this.o.clock.wall() - (this.o.clock.monotonic() - cut.at), what: cut.what } : undefined;
   }
@@ -163,7 +163,7 @@ export class Describer {
 }
 
 /** The phone has not answered its inventory: since when, how often, why, and what to do. */
-function advice(record: DeviceSnapshot): string {
+function advice(record: DeviceSnapshot) {
   const failure = record.failure!;
   const since = new Date(failure.since).toISOString();
   const now = record.probing ? 'its inventory is still running; ' : '';

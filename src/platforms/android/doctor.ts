@@ -38,7 +38,7 @@ export function parseAdbVersion(output: string): ToolVersion | undefined {
 const UDID_PROPS = ['ro.serialno', 'ro.boot.serialno'] as const;
 
 /** The udid the report gives the phone, from the lines the udid command printed first, and the output after them; no udid when one is missing. */
-export function udidOf(afterModel: string, serial: string): { udid?: string; rest: string } {
+function udidOf(afterModel: string, serial: string): { udid?: string; rest: string } {
   const lines = afterModel.split('\n');
   const props: Record<string, string> = {};
   for (const [i, name] of UDID_PROPS.entries()) {

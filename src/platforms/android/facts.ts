@@ -17,8 +17,7 @@
 import type { PlatformFacts } from '../facts.js';
 import { parseAdvancedProtection } from './inventory/parsers/advanced-protection.js';
 import { parsePageSize } from './inventory/parsers/page-size.js';
-import { advancedProtection } from './inventory/probes/advanced-protection.js';
-import { pageSize } from './inventory/probes/page-size.js';
+import { advancedProtection, pageSize } from './inventory/probes/device.js';
 import { ANDROID_READINESS } from './readiness.js';
 import { cachedProp, cachedSection } from './inventory/tier-store.js';
 
@@ -37,7 +36,7 @@ const FIRST_LAPSING_SDK = 29;
  * the phone's API level: below 29 it never lapses (0), whatever a row says;
  * not read, the window is unknown, as the default depends on it.
  */
-export function authorizationWindowOf(global: ReadonlyMap<string, string> | undefined, sdk: number | undefined): number | undefined {
+export function authorizationWindowOf(global: ReadonlyMap<string, string> | undefined, sdk: number | undefined) {
   if (sdk === undefined) return undefined;
   if (sdk < FIRST_LAPSING_SDK) return 0;
   if (global === undefined) return undefined;
@@ -51,7 +50,7 @@ export function authorizationWindowOf(global: ReadonlyMap<string, string> | unde
 const WINDOW_SETTING = 'adb_allowed_connection_time';
 const SDK_PROP = 'ro.build.version.sdk';
 
-const sdkOf = (v: string | undefined): number | undefined => (v !== undefined && /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : undefined);
+const sdkOf = (v: string | undefined) => (v !== undefined && /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : undefined);
 
 export const ANDROID_FACTS: PlatformFacts = {
   pageSize: (registry, key) => {

@@ -9,38 +9,24 @@ import { limited } from '../../log/limited.js';
  * device, so the others are named in one warning while it lasts and in a metric, rather than vanish silently.
  */
 export class IdentityConflicts {
-  private current = new Map<string, number>();
-  private udids = new Map<string, string[]>();
+  /** Serial -> how many devices adb lists under it, for serials listed more than once. */
+  duplicates: ReadonlyMap<string, number> = new Map();
+  /** udid -> the adb serials of different phones that claim it, for udids claimed more than once. */
+  sharedUdids: ReadonlyMap<string, readonly string[]> = new Map();
 
   constructor(private readonly logger: Logger) {}
-
-  /** Serial -> how many devices adb lists under it, for serials listed more than once. */
-  get duplicates(): ReadonlyMap<string, number> {
-    return this.current;
-  }
-
-  /** udid -> the adb serials of different phones that claim it, for udids claimed more than once. */
-  get sharedUdids(): ReadonlyMap<string, readonly string[]> {
-    return this.udids;
-  }
 
   /**
    * Different phones that give one udid, each under its own adb serial: the report can carry one, and the other is
    * named in one warning while it lasts. USB and TCP records of one boot (within BOOT_SLACK_S) are one phone.
    */
-  checkUdids(devices: ReadonlyArray<{ serial: string; info: DeviceInfo }>): void {
-    const byUdid = new Map<string, Array<{ serial: string; info: DeviceInfo }>>();
-    for (const d of devices) {
-      const same = byUdid.get(d.info.udid);
-      if (same) same.push(d);
-      else byUdid.set(d.info.udid, [d]);
-    }
+  checkUdids(devices: ReadonlyArray<{ serial: string; info: DeviceInfo }>) {
     const next = new Map<string, string[]>();
-    for (const [udid, group] of byUdid) {
+    for (const [udid, group] of Map.groupBy(devices, (d) => d.info.udid)) {
       if (group.length < 2 || !severalPhones(group)) continue;
       const serials = group.map((d) => d.serial).sort();
       next.set(udid, serials);
-      if (this.udids.get(udid)?.join() === serials.join()) continue;
+      if (this.sharedUdids.get(udid)?.join() === serials.join()) continue;
       limited(this.logger).warn(
         'udid-shared',
         { udid, serials },
@@ -48,23 +34,17 @@ export class IdentityConflicts {
         udid,
       );
     }
-    for (const udid of this.udids.keys())
+    for (const udid of this.sharedUdids.keys())
       if (!next.has(udid)) limited(this.logger).info('udid-shared-over', { udid }, `only one phone gives the udid ${udid} again`, udid);
-    this.udids = next;
+    this.sharedUdids = next;
   }
 
-  check(listing: readonly LongDevice[]): void {
-    const counts = new Map<string, LongDevice[]>();
-    for (const d of listing) {
-      const same = counts.get(d.serial);
-      if (same) same.push(d);
-      else counts.set(d.serial, [d]);
-    }
+  check(listing: readonly LongDevice[]) {
     const next = new Map<string, number>();
-    for (const [serial, devices] of counts) {
+    for (const [serial, devices] of Map.groupBy(listing, (d) => d.serial)) {
       if (devices.length < 2) continue;
       next.set(serial, devices.length);
-      if (this.current.get(serial) === devices.length) continue;
+      if (this.duplicates.get(serial) === devices.length) continue;
       const where = devices.map((d) => d.usb ?? `transport ${d.transportId ?? '?'}`).join(', ');
       limited(this.logger).warn(
         'serial-shared',
@@ -73,17 +53,16 @@ export class IdentityConflicts {
         serial,
       );
     }
-    for (const serial of this.current.keys()) {
+    for (const serial of this.duplicates.keys())
       if (!next.has(serial)) limited(this.logger).info('serial-shared-over', { serial }, `only one device has the serial ${serial} again`, serial);
-    }
-    this.current = next;
+    this.duplicates = next;
   }
 }
 
 /** Two boots further apart than this are two phones (the host's clock dates each boot to the second). */
 const BOOT_SLACK_S = 120;
 
-function severalPhones(group: ReadonlyArray<{ serial: string; info: DeviceInfo }>): boolean {
+function severalPhones(group: ReadonlyArray<{ serial: string; info: DeviceInfo }>) {
   if (group.filter((d) => !isTcpSerial(d.serial)).length > 1) return true;
   const boots = group.map((d) => d.info.bootTime).filter((b): b is number => b !== undefined);
   if (boots.length < 2) return false;

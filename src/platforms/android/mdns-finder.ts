@@ -17,7 +17,7 @@ const READY = 'device';
 const UNSUPPORTED_MS = 3_600_000;
 const IPV4_PORT = /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/;
 
-export interface MdnsFinderOptions {
+interface MdnsFinderOptions {
   adb: Pick<AdbClient, 'mdnsServices' | 'connect' | 'disconnect'>;
   registry: Pick<DeviceRegistry, 'list'>;
   logger: Logger;
@@ -33,14 +33,14 @@ export class MdnsFinder {
   constructor(private readonly o: MdnsFinderOptions) {}
 
   /** One look at mdns; a look in flight is not started twice. */
-  tick(): Promise<void> {
+  tick() {
     this.running ??= this.look().finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async look(): Promise<void> {
+  private async look() {
     const { logger, clock } = this.o;
     const records: NetworkRecord[] = this.o.registry
       .list(PLATFORM)
@@ -113,7 +113,7 @@ export class MdnsFinder {
     }
   }
 
-  private once(key: string, level: 'info' | 'warn', fields: Record<string, unknown>, msg: string): void {
+  private once(key: string, level: 'info' | 'warn', fields: Record<string, unknown>, msg: string) {
     if (this.said.has(key)) return;
     // Bounded: a flood of forged names must not grow the set without end.
     if (this.said.size > 1000) this.said.clear();

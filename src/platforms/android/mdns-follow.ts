@@ -27,7 +27,7 @@ export interface NetworkRecord {
   udid?: string;
 }
 
-export type FollowAct =
+type FollowAct =
   | { kind: 'connect'; address: string; instance: string; udid: string; from: string }
   | { kind: 'found'; address: string; instance: string; udid: string }
   | { kind: 'refuse'; address: string; instance: string; udid: string; answered?: string }
@@ -38,7 +38,7 @@ export const FOLLOW_MS = 120_000;
 export const REFUSE_MS = 3_600_000;
 export const MAX_CONNECTS = 4;
 /** Names learned: a lab's network phones are tens. */
-export const MAX_LEARNED = 1000;
+const MAX_LEARNED = 1000;
 
 export class MdnsFollow {
   /** Each learned name: the phone that answered at its address, and that address. */
@@ -69,21 +69,17 @@ export class MdnsFollow {
     }
 
     // The addresses connected on a name's word: found when the phone there says it is the one, else let go.
+    // One that says nothing within FOLLOW_MS is let go too.
     for (const [address, f] of this.following) {
-      const record = at.get(address);
-      if (record?.udid !== undefined) {
-        this.following.delete(address);
-        if (record.udid === f.udid) {
-          this.learned.set(f.instance, { udid: f.udid, address });
-          acts.push({ kind: 'found', address, instance: f.instance, udid: f.udid });
-        } else {
-          this.refused.set(`${f.instance}@${address}`, now + REFUSE_MS);
-          acts.push({ kind: 'refuse', address, instance: f.instance, udid: f.udid, answered: record.udid });
-        }
-      } else if (now - f.since >= FOLLOW_MS) {
-        this.following.delete(address);
+      const answered = at.get(address)?.udid;
+      if (answered === undefined && now - f.since < FOLLOW_MS) continue;
+      this.following.delete(address);
+      if (answered === f.udid) {
+        this.learned.set(f.instance, { udid: f.udid, address });
+        acts.push({ kind: 'found', address, instance: f.instance, udid: f.udid });
+      } else {
         this.refused.set(`${f.instance}@${address}`, now + REFUSE_MS);
-        acts.push({ kind: 'refuse', address, instance: f.instance, udid: f.udid });
+        acts.push({ kind: 'refuse', address, instance: f.instance, udid: f.udid, ...(answered !== undefined && { answered }) });
       }
     }
 
@@ -111,7 +107,7 @@ export class MdnsFollow {
   }
 
   /** adb could not connect the address (the phone not listening yet): followed again after RETRY_MS, not refused. */
-  connectFailed(address: string): void {
+  connectFailed(address: string) {
     this.following.delete(address);
   }
 

@@ -1,17 +1,17 @@
 // Android's own series in /metrics: what adb and the shell inventories alone know. The source hands them out
 // (DeviceSource.metrics); the status folder only formats them.
 import { gauge, type Metric } from '../../util/metric.js';
-import type { ProbeCounters } from './inventory/probe.js';
+import type { DeviceProber } from './inventory/probe.js';
 import type { Conflict } from '../../devices/claims.js';
 
-export interface AndroidFacts {
+interface AndroidFacts {
   /** adb's state of each device it lists now. */
   states: Iterable<string>;
   trackerAlive: boolean;
   roundTripMs: number | undefined;
   /** Whether the adb server answered its own round trip when last asked (undefined: not watched). */
   serverUp?: boolean;
-  probes: ProbeCounters;
+  probes: DeviceProber['counters'];
   /** Serials adb lists more than once, with how many devices share each. */
   duplicateSerials: ReadonlyMap<string, number>;
   /** udids that different phones give, with the serials of those phones. */

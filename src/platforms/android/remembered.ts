@@ -28,7 +28,7 @@ export const REMEMBERED = facetKey<string>('android-remembered-network', 'device
 export const REMEMBER_MS = 3_600_000;
 
 /** What is known now of the address, for the message. */
-export interface AddressNow {
+interface AddressNow {
   serial: string;
   /** adb's state of the address now; undefined: adb does not list it. */
   state: string | undefined;
@@ -39,7 +39,7 @@ export interface AddressNow {
 }
 
 /** Whether the remembered phone is to be forgotten now (see the rule above). */
-export function forgotten(phone: RememberedPhone, now: number, address: { listed: boolean; keptConnected: boolean }): string | undefined {
+export function forgotten(phone: RememberedPhone, now: number, address: { listed: boolean; keptConnected: boolean }) {
   if (now - phone.at >= REMEMBER_MS) return `it has not answered for ${Math.round(REMEMBER_MS / 60_000)} min`;
   if (!address.listed && !address.keptConnected) return 'adb no longer lists its address and the agent does not connect it (not in networkDevices)';
   return undefined;

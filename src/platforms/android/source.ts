@@ -1,10 +1,9 @@
 // Android behind the source interface: adb's device tracker lists phones into the registry, the inventory runner asks
 // each ready phone a report plans in one shell session, and describe.ts says each phone from what is known of it.
 import { EventEmitter } from 'node:events';
-import { recordKey, type UsbPlace } from '../../devices/record.js';
+import { recordKey } from '../../devices/record.js';
 import { compareStrings } from '../../util/compare.js';
-import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceChange, type SourceDevice, type SourceEvents } from '../source.js';
-import type { Metric } from '../../util/metric.js';
+import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceDevice, type SourceEvents } from '../source.js';
 import type { AdbClient } from './adb/client.js';
 import { AdbUnreachableError } from './adb/errors.js';
 import { androidMetrics } from './metrics.js';
@@ -12,7 +11,7 @@ import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
 import { keptByUdid } from './inventory/dedupe.js';
 import { InventoryRunner, type InventoryRunnerOptions } from './inventory/runner.js';
 import { IdentityConflicts } from './identity-conflicts.js';
-import { claimOf, conflictsOf, type Conflict } from '../../devices/claims.js';
+import { claimOf, conflictsOf } from '../../devices/claims.js';
 import { REMEMBER_MS } from './remembered.js';
 import { Describer } from './describe.js';
 import { MdnsFinder } from './mdns-finder.js';
@@ -28,7 +27,7 @@ const READY = 'device';
 const ADB_SETTLE_MS = 10_000;
 
 /** What the source is built with: the inventory runner's parts (inventory/runner.ts), and adb's. */
-export interface AndroidSourceOptions extends Omit<InventoryRunnerOptions, 'news'> {
+interface AndroidSourceOptions extends Omit<InventoryRunnerOptions, 'news'> {
   adb: AdbClient;
   /** The tracker's periodic full listing. */
   reconcileMs: number;
@@ -63,7 +62,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     // The server answers again: what it cut off is asked again at once, as after an adb restart.
     o.server?.on('up', () => this.resume());
   }
-  private resume(): void {
+  private resume() {
     this.o.registry.readings.forgive(PLATFORM);
     this.emit('resumed');
   }
@@ -73,7 +72,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   get listed(): boolean {
-    return this.watcher ? this.watcher.listed : this.listedOnce;
+    return this.watcher?.listed ?? this.listedOnce;
   }
 
   get alive(): boolean {
@@ -88,25 +87,16 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.watcher ? this.watcher.lastError : this.onceError;
   }
 
-  /** The latest round trip of adb's device list (ms), for the metrics. */
-  get roundTripMs(): number | undefined {
-    return this.watcher?.lastRoundTripMs;
-  }
-
-  /** Serials adb lists more than once (phones that share a serial): one of each is left out of reports. */
-  get duplicateSerials(): ReadonlyMap<string, number> {
-    return this.conflicts.duplicates;
-  }
-
-  /** udids different phones give under their own serials: one of each is left out of reports. */
-  get sharedUdids(): ReadonlyMap<string, readonly string[]> {
-    return this.conflicts.sharedUdids;
-  }
-
-  async start(): Promise<void> {
+  async start() {
     const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger, clock: this.o.clock });
     this.watcher = watcher;
-    watcher.on('change', (changes: DeviceChange[]) => this.sync(watcher.devices, changes));
+    watcher.on('change', (changes: DeviceChange[]) => {
+      this.o.registry.sync(PLATFORM, watcher.devices);
+      this.emit(
+        'change',
+        changes.map((c) => ({ ...c, key: recordKey(PLATFORM, c.serial) })),
+      );
+    });
     const { timeline } = this.o.registry;
     watcher.on('connected', () => {
       timeline.service(PLATFORM, true, this.o.clock.monotonic());
@@ -123,13 +113,13 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.o.registry.sync(PLATFORM, watcher.devices);
   }
 
-  stop(): void {
+  stop() {
     this.watcher?.stop();
     this.o.server?.stop();
   }
 
   /** An adb server that cannot be reached keeps the host from reporting: one reason, named as the server's, not tracking's. */
-  problems(): string[] {
+  problems() {
     const server = this.o.server?.problem();
     if (this.alive) return server ? [server] : [];
     if (this.serverUnreachable) return [server ?? `${SERVER_DOWN}: ${this.lastError ?? 'no answer'}`];
@@ -141,27 +131,23 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.watcher?.serverUnreachable ?? false;
   }
 
-  metrics(): Metric[] {
+  metrics() {
     return androidMetrics({
       states: this.o.registry.list(PLATFORM).map((r) => r.state),
       trackerAlive: this.alive,
-      roundTripMs: this.roundTripMs,
+      roundTripMs: this.watcher?.lastRoundTripMs,
       // Down when its own round trip failed, or when nothing answers at its address (no inventory then fails to ask it).
       serverUp: this.o.server ? !this.o.server.down && !this.serverUnreachable : undefined,
       probes: this.o.prober.counters,
-      duplicateSerials: this.duplicateSerials,
-      sharedUdids: this.sharedUdids,
-      conflicts: this.identityConflicts(),
+      // Serials adb lists more than once, udids different phones give: one of each is left out of reports.
+      duplicateSerials: this.conflicts.duplicates,
+      sharedUdids: this.conflicts.sharedUdids,
+      // Devices whose identity another claims: no host action is taken for them (actions/trust.ts).
+      conflicts: [...new Map([...conflictsOf(this.o.registry.list(PLATFORM).map((r) => claimOf(r))).values()].map((c) => [`${c.kind}|${c.id}`, c])).values()],
     });
   }
 
-  /** Devices whose identity another claims: no host action is taken for them (actions/trust.ts). */
-  identityConflicts(): Conflict[] {
-    const all = conflictsOf(this.o.registry.list(PLATFORM).map((r) => claimOf(r)));
-    return [...new Map([...all.values()].map((c) => [`${c.kind}|${c.id}`, c])).values()];
-  }
-
-  async listOnce(): Promise<void> {
+  async listOnce() {
     let list;
     try {
       list = await this.o.adb.listDevices();
@@ -174,7 +160,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     await this.refreshTopology();
   }
 
-  invalidateSlow(): void {
+  invalidateSlow() {
     for (const record of this.o.registry.list(PLATFORM)) this.o.prober.invalidateSlow(record.serial);
   }
 
@@ -196,8 +182,16 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const { info, from } of keptByUdid(described.map((d) => d.info))) {
       const { serial, phone, back } = described[from]!;
       const key = recordKey(PLATFORM, serial);
-      if (phone !== undefined) owing.push({ reason: networkDropped(serial), devices: [owedAs(info, key)], bound: { until: phone.at + REMEMBER_MS } });
-      else if (back) owing.push({ reason: unanswered(serial), devices: [owedAs(info, key)], bound: UNTIL_IT_ANSWERS });
+      // A remembered phone: one entry per address, bounded by remembered.ts's hour. One back on a new connection: one
+      // entry per record, until its inventory answers (the source's next word).
+      if (phone !== undefined)
+        owing.push({ reason: { kind: 'network-dropped', scope: key }, devices: [owedAs(info, key)], bound: { until: phone.at + REMEMBER_MS } });
+      else if (back)
+        owing.push({
+          reason: { kind: 'unanswered', scope: key },
+          devices: [owedAs(info, key)],
+          bound: { while: 'its inventory on the new connection has not answered' },
+        });
       else listed.push({ key, info });
     }
     this.owing = owing;
@@ -208,23 +202,17 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.owing;
   }
 
-  private sync(listing: ReadonlyMap<string, string>, changes: DeviceChange[]): void {
-    this.o.registry.sync(PLATFORM, listing);
-    const out: SourceChange[] = changes.map((c) => ({ key: recordKey(PLATFORM, c.serial), serial: c.serial, from: c.from, to: c.to }));
-    this.emit('change', out);
-  }
-
   /** adb's long listing (usb path, transport id), one at a time: a slow server delays the usb column, never a report. */
-  private async refreshTopology(): Promise<void> {
+  private async refreshTopology() {
     if (this.topologyInFlight) return;
     this.topologyInFlight = true;
     try {
       const list = await this.o.adb.listDevicesLong();
-      const places = new Map<string, UsbPlace>();
-      const count = new Map<string, number>();
-      for (const d of list) count.set(d.serial, (count.get(d.serial) ?? 0) + 1);
-      for (const d of list) places.set(d.serial, { usb: d.usb, transportId: d.transportId, product: d.product, sharedBy: count.get(d.serial) });
-      this.o.registry.setUsb(PLATFORM, places);
+      const shared = Map.groupBy(list, (d) => d.serial);
+      this.o.registry.setUsb(
+        PLATFORM,
+        new Map(list.map((d) => [d.serial, { usb: d.usb, transportId: d.transportId, product: d.product, sharedBy: shared.get(d.serial)!.length }])),
+      );
       this.conflicts.check(list);
     } catch (err) {
       this.o.logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'adb long device listing failed; usb paths stay as they were');
@@ -238,15 +226,4 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
 function owedAs(info: DeviceInfo, key: string): OwedDevice {
   const { udid, state, status, adbTunnelInfo, message } = info;
   return { udid, key, says: { state, status, ...(adbTunnelInfo !== undefined && { adbTunnelInfo }) }, why: message ?? '' };
-}
-
-/** Why a phone back on a new connection is carried with its earlier inventory: one entry per record, until its inventory answers (the source's next word). */
-function unanswered(serial: string): PresenceEntry['reason'] {
-  return { kind: 'unanswered', scope: recordKey(PLATFORM, serial) };
-}
-const UNTIL_IT_ANSWERS: PresenceEntry['bound'] = { while: 'its inventory on the new connection has not answered' };
-
-/** Why a remembered network phone is carried: one entry per address, bounded by remembered.ts's hour. */
-function networkDropped(serial: string): PresenceEntry['reason'] {
-  return { kind: 'network-dropped', scope: recordKey(PLATFORM, serial) };
 }

@@ -3,8 +3,7 @@
 import type { OffListMode } from '../../devices/off-source.js';
 import type { UsbInterface } from '../source.js';
 
-const is = (i: UsbInterface, protocol: string): boolean =>
-  i.class.toLowerCase() === 'ff' && i.subclass.toLowerCase() === '42' && i.protocol.toLowerCase() === protocol;
+const is = (i: UsbInterface, protocol: string) => i.class.toLowerCase() === 'ff' && i.subclass.toLowerCase() === '42' && i.protocol.toLowerCase() === protocol;
 
 /** The mode the interfaces show, with its words; undefined when they show neither (no adb interface: debugging off, or nothing read). */
 export function offAdbByInterfaces(interfaces: readonly UsbInterface[]): { mode: OffListMode; causes: string } | undefined {

@@ -14,7 +14,7 @@ import { cachedSection } from './inventory/tier-store.js';
 const PROBES = [wearFiles, wearPackages, wearTradeIn] as const;
 
 /** The wear sections' texts (by section name) as one reading; undefined when none was read. */
-export function wearReadingOf(texts: (section: string) => string | undefined): WearReading | undefined {
+function wearReadingOf(texts: (section: string) => string | undefined): WearReading | undefined {
   const [files, packages, tradeIn] = PROBES.map((probe) => texts(probe.section));
   if (files === undefined && packages === undefined && tradeIn === undefined) return undefined;
   const f = files === undefined ? undefined : wearFiles.parse(files);

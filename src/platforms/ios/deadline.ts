@@ -2,7 +2,7 @@
 // destroyed so nothing lingers behind a phone that went quiet.
 import { IosTimeoutError } from './errors.js';
 
-export function withDeadline<T>(work: Promise<T>, timeoutMs: number, step: string, onTimeout: () => void): Promise<T> {
+export function withDeadline<T>(work: Promise<T>, timeoutMs: number, step: string, onTimeout: () => void) {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       onTimeout();

@@ -27,7 +27,7 @@
 // of the wrong type) is unknown too.
 import type { Dict } from './framing.js';
 
-export type ImageType = 'Personalized' | 'Developer';
+type ImageType = 'Personalized' | 'Developer';
 
 /** From which iOS major the personalized image is the one to look up. */
 const PERSONALIZED_FROM = 17;
@@ -39,15 +39,15 @@ export function imageTypeFor(productVersion: string | undefined): ImageType | un
   return major >= PERSONALIZED_FROM ? 'Personalized' : 'Developer';
 }
 
-export function majorOf(version: string | undefined): number | undefined {
+export function majorOf(version: string | undefined) {
   const m = /^(\d{1,3})(?:\.\d+)*$/.exec(version?.trim() ?? '');
   return m ? Number(m[1]) : undefined;
 }
 
 /** What one reply says: mounted, not mounted, ask CopyDevices (an empty list), or unknown with why. */
-export type LookupAnswer = { kind: 'mounted' } | { kind: 'not-mounted' } | { kind: 'ask-copy-devices' } | { kind: 'unknown'; why: string };
+type LookupAnswer = { kind: 'mounted' } | { kind: 'not-mounted' } | { kind: 'ask-copy-devices' } | { kind: 'unknown'; why: string };
 
-const isData = (v: unknown): boolean => v instanceof Uint8Array;
+const isData = (v: unknown) => v instanceof Uint8Array;
 
 /** `productVersion`: the phone's, for the replies of before iOS 14 that leave ImageSignature out. */
 export function lookupImageAnswer(reply: Dict, productVersion: string | undefined): LookupAnswer {
@@ -81,7 +81,7 @@ export function copyDevicesAnswer(reply: Dict, type: ImageType): { kind: 'mounte
 }
 
 /** The error a reply carries, as data: clipped, one line, never matched as our own words. */
-function errorText(reply: Dict): string {
+function errorText(reply: Dict) {
   const raw = typeof reply.Error === 'string' ? reply.Error : JSON.stringify(reply.Error);
   return JSON.stringify(raw.replace(/\s+/g, ' ').slice(0, 80));
 }

@@ -22,15 +22,15 @@ import { LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownClient } from './lockdown.js';
 
-export const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
+const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
 
 export interface RelayWear {
   battery?: BatteryWear;
   unread: Unread[];
 }
 
-const dict = (v: unknown): Dict | undefined => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Dict) : undefined);
-const int = (v: unknown): number | undefined => {
+const dict = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Dict) : undefined);
+const int = (v: unknown) => {
   const n = typeof v === 'bigint' ? Number(v) : v;
   return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
 };
@@ -44,13 +44,7 @@ export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | u
   const cycles = cyclesOf(first(reg.CycleCount, data.CycleCount));
   const design = first(data.DesignCapacity, reg.DesignCapacity);
   const full = first(data.NominalChargeCapacity, reg.NominalChargeCapacity, data.AppleRawMaxCapacity, reg.AppleRawMaxCapacity);
-  const health = healthOf(full, design);
-  if (cycles === undefined && health === undefined) return undefined;
-  return {
-    source: 'ioregistry',
-    ...(cycles !== undefined && { cycleCount: cycles }),
-    ...(health && { fullMah: full!, designMah: design!, healthPercent: health }),
-  };
+  return wearOf('ioregistry', cycles, full, design);
 }
 
 /**
@@ -61,24 +55,22 @@ export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | u
 export function batteryFromGasGauge(answer: Dict | undefined): BatteryWear | undefined {
   const gauge = dict(dict(answer?.Diagnostics)?.GasGauge);
   if (!gauge) return undefined;
-  const cycles = cyclesOf(int(gauge.CycleCount));
-  const full = int(gauge.FullChargeCapacity);
-  const design = int(gauge.DesignCapacity);
-  const health = healthOf(full, design);
-  if (cycles === undefined && health === undefined) return undefined;
-  return {
-    source: 'gasgauge',
-    ...(cycles !== undefined && { cycleCount: cycles }),
-    ...(health && { fullMah: full!, designMah: design!, healthPercent: health }),
-  };
+  return wearOf('gasgauge', cyclesOf(int(gauge.CycleCount)), int(gauge.FullChargeCapacity), int(gauge.DesignCapacity));
 }
 
-function cyclesOf(n: number | undefined): number | undefined {
+/** The figures that read, undefined when neither the cycles nor the health do. */
+function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, full: number | undefined, design: number | undefined): BatteryWear | undefined {
+  const health = healthOf(full, design);
+  if (cycles === undefined && health === undefined) return undefined;
+  return { source, ...(cycles !== undefined && { cycleCount: cycles }), ...(health && { fullMah: full!, designMah: design!, healthPercent: health }) };
+}
+
+function cyclesOf(n: number | undefined) {
   return n !== undefined && n >= 0 && n <= 100_000 ? n : undefined;
 }
 
 /** Full in % of design, where both are a phone's mAh and what it holds lies between a fifth and one and a half times its design. */
-function healthOf(full: number | undefined, design: number | undefined): number | undefined {
+function healthOf(full: number | undefined, design: number | undefined) {
   if (full === undefined || design === undefined || design < 500 || design > 20_000) return undefined;
   if (full < design * 0.2 || full > design * 1.5) return undefined;
   return Math.round((full / design) * 100);
@@ -111,7 +103,7 @@ export async function readRelayWear(
   try {
     relay = await connect(service.port);
     if (service.ssl) await secure(relay);
-    const ask = async (body: Dict): Promise<Dict> => {
+    const ask = async (body: Dict) => {
       const answer = await relay!.request(body, timeoutMs);
       if (typeof answer.Status === 'string' && answer.Status !== 'Success') throw new LockdownError(String(body.Request), answer.Status);
       return answer;

@@ -9,7 +9,7 @@ const MUX_HEADER = 16;
 const MUX_VERSION_PLIST = 1;
 const MUX_MESSAGE_PLIST = 8;
 /** No honest usbmuxd or lockdown message comes near this; a bigger length means a broken stream. */
-export const MAX_FRAME = 4 << 20;
+const MAX_FRAME = 4 << 20;
 
 export function decodePlist(payload: Uint8Array): unknown {
   const buf = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
@@ -24,7 +24,7 @@ export function decodePlist(payload: Uint8Array): unknown {
   }
 }
 
-function asDict(value: unknown): Dict {
+function asDict(value: unknown) {
   if (value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array)) return value as Dict;
   throw new IosProtocolError('plist is not a dictionary');
 }
@@ -50,7 +50,7 @@ export function encodeLockdown(body: Dict): Buffer {
 export class MuxDecoder {
   private buf: Buffer = Buffer.alloc(0);
 
-  push(chunk: Buffer): { tag: number; body: Dict }[] {
+  push(chunk: Buffer) {
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     const out: { tag: number; body: Dict }[] = [];
     while (this.buf.length >= MUX_HEADER) {
@@ -68,7 +68,7 @@ export class MuxDecoder {
   }
 
   /** Bytes after the last whole message (the start of a tunnel after Connect). */
-  rest(): Buffer {
+  rest() {
     const r = this.buf;
     this.buf = Buffer.alloc(0);
     return r;
@@ -79,7 +79,7 @@ export class MuxDecoder {
 export class LockdownDecoder {
   private buf: Buffer = Buffer.alloc(0);
 
-  push(chunk: Buffer): Dict[] {
+  push(chunk: Buffer) {
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     const out: Dict[] = [];
     while (this.buf.length >= 4) {
@@ -95,6 +95,6 @@ export class LockdownDecoder {
 }
 
 /** usbmuxd's Connect wants the port in network byte order inside its little-endian field. */
-export function portToNetworkOrder(port: number): number {
+export function portToNetworkOrder(port: number) {
   return ((port & 0xff) << 8) | ((port >> 8) & 0xff);
 }

@@ -12,10 +12,10 @@ import type { Dict } from './framing.js';
 import { LockdownClient } from './lockdown.js';
 import { connectDevice, type MuxDevice } from './usbmuxd-client.js';
 
-export const IMAGE_MOUNTER_SERVICE = 'com.apple.mobile.mobile_image_mounter';
+const IMAGE_MOUNTER_SERVICE = 'com.apple.mobile.mobile_image_mounter';
 
 /** Mounted or not; unknown with why (a refusal, an error answer, a version that does not read). */
-export type ImageReading = { state: 'mounted' | 'not-mounted' } | { state: 'unknown'; why: string };
+type ImageReading = { state: 'mounted' | 'not-mounted' } | { state: 'unknown'; why: string };
 
 /** `lockdown`: the inventory's connection, inside its session. */
 export async function readDeveloperImage(

@@ -10,9 +10,9 @@ import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
 
 export const IOS_PLATFORM = 'IOS';
 /** DeviceInfo.state of a phone lockdown answers for (adb's "device" has no iOS twin). */
-export const IOS_STATE_PAIRED = 'paired' satisfies IosState;
-export const IOS_STATE_NOT_PAIRED = 'unpaired' satisfies IosState;
-export const IOS_STATE_NOT_ANSWERING = 'not-answering' satisfies IosState;
+const IOS_STATE_PAIRED = 'paired' satisfies IosState;
+const IOS_STATE_NOT_PAIRED = 'unpaired' satisfies IosState;
+const IOS_STATE_NOT_ANSWERING = 'not-answering' satisfies IosState;
 
 export interface LockdownValues {
   /** GetValue with no domain, inside a session. */
@@ -27,8 +27,8 @@ export interface LockdownValues {
   wear?: RelayWear;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined);
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined);
 
 export function iosDeviceInfo(udid: string, values: LockdownValues): DeviceInfo {
   const { root } = values;
@@ -61,11 +61,7 @@ export function iosBattery(d: Dict): Battery | undefined {
   if (d.FullyCharged === true) status = 'FULL';
   else if (d.BatteryIsCharging === true) status = 'CHARGING';
   else if (d.BatteryIsCharging === false) status = d.ExternalConnected === true ? 'NOT_CHARGING' : 'DISCHARGING';
-  if (percentage === undefined && status === undefined) return undefined;
-  const out: Battery = {};
-  if (status) out.status = status;
-  if (percentage) out.percentage = percentage;
-  return out;
+  return percentage === undefined && status === undefined ? undefined : dropUndefined({ status, percentage });
 }
 
 /** com.apple.disk_usage: the user data partition (AmountDataAvailable; TotalDataAvailable counts purgeable space too). */

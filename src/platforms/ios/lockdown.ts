@@ -13,7 +13,7 @@ import { type Dict, encodeLockdown, LockdownDecoder } from './framing.js';
 export const LOCKDOWN_PORT = 62078;
 const LABEL = 'device-agent';
 
-const pem = (v: unknown): string | undefined => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : undefined);
+const pem = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'string' ? v : undefined);
 
 export class LockdownClient {
   private stream: net.Socket | tls.TLSSocket;
@@ -25,7 +25,7 @@ export class LockdownClient {
 
   constructor(private readonly raw: net.Socket) {
     this.stream = raw;
-    this.listen(raw);
+    raw.on('data', this.onData);
     raw.on('close', () => this.fail(new IosProtocolError('lockdown connection closed')));
     raw.on('error', (err) => this.fail(err));
   }
@@ -44,11 +44,7 @@ export class LockdownClient {
     }
   };
 
-  private listen(stream: net.Socket | tls.TLSSocket): void {
-    stream.on('data', this.onData);
-  }
-
-  private fail(err: Error): void {
+  private fail(err: Error) {
     this.failure ??= err;
     const p = this.pending;
     this.pending = undefined;
@@ -56,7 +52,7 @@ export class LockdownClient {
   }
 
   /** One request, its answer; a lockdown Error becomes a LockdownError. */
-  async request(body: Dict, timeoutMs: number): Promise<Dict> {
+  async request(body: Dict, timeoutMs: number) {
     const name = String(body.Request);
     const reply = await this.exchange({ Label: LABEL, ...body }, `lockdown ${name}`, timeoutMs);
     if (typeof reply.Error === 'string') throw new LockdownError(name, reply.Error);
@@ -68,11 +64,11 @@ export class LockdownClient {
    * mobile_image_mounter's `Command`), its answer as it came, an Error
    * included: what an error means is the service's to say.
    */
-  async command(body: Dict, timeoutMs: number): Promise<Dict> {
-    return this.exchange(body, `${String(body.Command)}`, timeoutMs);
+  async command(body: Dict, timeoutMs: number) {
+    return this.exchange(body, String(body.Command), timeoutMs);
   }
 
-  private async exchange(body: Dict, step: string, timeoutMs: number): Promise<Dict> {
+  private async exchange(body: Dict, step: string, timeoutMs: number) {
     if (this.pending) throw new Error('lockdown request while another is pending');
     if (this.failure) throw this.failure;
     const answer = new Promise<Dict>((resolve, reject) => {
@@ -84,20 +80,17 @@ export class LockdownClient {
     return withDeadline(answer, timeoutMs, step, () => this.close());
   }
 
-  async queryType(timeoutMs: number): Promise<string> {
+  async queryType(timeoutMs: number) {
     const r = await this.request({ Request: 'QueryType' }, timeoutMs);
     return typeof r.Type === 'string' ? r.Type : '';
   }
 
-  async getValue(domain: string | undefined, key: string | undefined, timeoutMs: number): Promise<unknown> {
-    const body: Dict = { Request: 'GetValue' };
-    if (domain) body.Domain = domain;
-    if (key) body.Key = key;
-    return (await this.request(body, timeoutMs)).Value;
+  async getValue(domain: string | undefined, key: string | undefined, timeoutMs: number) {
+    return (await this.request({ Request: 'GetValue', ...(domain && { Domain: domain }), ...(key && { Key: key }) }, timeoutMs)).Value;
   }
 
   /** StartSession, then TLS when lockdown asks for it (every iOS since 4). */
-  async startSession(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+  async startSession(record: Dict, productVersion: string | undefined, timeoutMs: number) {
     const hostId = record.HostID;
     if (typeof hostId !== 'string') throw new IosProtocolError('pair record has no HostID');
     const r = await this.request({ Request: 'StartSession', HostID: hostId, SystemBUID: record.SystemBUID }, timeoutMs);
@@ -111,7 +104,7 @@ export class LockdownClient {
    * phone (reached through usbmuxd's Connect) and whether it speaks TLS from
    * its first byte.
    */
-  async startService(service: string, timeoutMs: number): Promise<{ port: number; ssl: boolean }> {
+  async startService(service: string, timeoutMs: number) {
     const r = await this.request({ Request: 'StartService', Service: service }, timeoutMs);
     const port = r.Port;
     if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535)
@@ -124,7 +117,7 @@ export class LockdownClient {
    * as the client's), the phone pinned to its DeviceCertificate: lockdown's
    * session after StartSession, a service's connection from its first byte.
    */
-  async secure(record: Dict, productVersion: string | undefined, timeoutMs: number): Promise<void> {
+  async secure(record: Dict, productVersion: string | undefined, timeoutMs: number) {
     const cert = pem(record.RootCertificate);
     const key = pem(record.RootPrivateKey);
     const deviceCert = pem(record.DeviceCertificate);
@@ -155,18 +148,18 @@ export class LockdownClient {
       secure.once('error', reject);
     });
     await withDeadline(ready, timeoutMs, 'lockdown TLS handshake', () => this.close());
-    this.listen(secure);
+    secure.on('data', this.onData);
   }
 
   /** Ends the session politely; the caller then closes. */
-  async stopSession(timeoutMs: number): Promise<void> {
+  async stopSession(timeoutMs: number) {
     if (!this.sessionId) return;
     const id = this.sessionId;
     this.sessionId = undefined;
     await this.request({ Request: 'StopSession', SessionID: id }, timeoutMs);
   }
 
-  close(): void {
+  close() {
     this.stream.destroy();
     this.raw.destroy();
   }

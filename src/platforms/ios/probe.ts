@@ -1,7 +1,7 @@
 // One inventory of one iPhone: at most one lockdown connection and one session, every step under the deadline, the
 // whole under a budget. Never pairs nor unpairs: a phone without a pair record is reported as such.
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
-import { IosTimeoutError, LockdownError } from './errors.js';
+import { LockdownError } from './errors.js';
 import type { Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
@@ -92,7 +92,6 @@ export async function probeIphone(
     };
   } catch (err) {
     if (err instanceof LockdownError && NOT_PAIRED_ERRORS.has(err.code)) return { kind: 'not-paired', detail: `lockdown answered ${err.code}` };
-    if (err instanceof IosTimeoutError) return { kind: 'silent', detail: err.message };
     return { kind: 'silent', detail: (err as Error).message };
   } finally {
     client?.close();
@@ -103,7 +102,7 @@ export async function probeIphone(
  * One key read for readiness: undefined when lockdown refuses it, or when the connection closes or stalls on it (then
  * `connected` is false). Either way its check is unknown, and what was read before stands.
  */
-async function readinessValue(client: LockdownClient, domain: string, key: string, timeoutMs: number): Promise<{ value: unknown; connected: boolean }> {
+async function readinessValue(client: LockdownClient, domain: string, key: string, timeoutMs: number) {
   try {
     return { value: await client.getValue(domain, key, timeoutMs), connected: true };
   } catch (err) {
@@ -111,7 +110,7 @@ async function readinessValue(client: LockdownClient, domain: string, key: strin
   }
 }
 
-async function optionalDomain(client: LockdownClient, domain: string, timeoutMs: number): Promise<Dict | undefined> {
+async function optionalDomain(client: LockdownClient, domain: string, timeoutMs: number) {
   try {
     const v = await client.getValue(domain, undefined, timeoutMs);
     return v && typeof v === 'object' ? (v as Dict) : undefined;

@@ -12,10 +12,10 @@ import type { Dict } from './framing.js';
 
 export const AMFI_DOMAIN = 'com.apple.security.mac.amfi';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /** A plist boolean as lockdown gives it; a string "true"/"false" is taken too, as some tools print it. */
-function bool(v: unknown): boolean | undefined {
+function bool(v: unknown) {
   if (typeof v === 'boolean') return v;
   if (v === 'true' || v === 'false') return v === 'true';
   return undefined;

@@ -12,13 +12,7 @@ export type IosSettings = Pick<
   'ios' | 'usbmuxdSocketAddress' | 'iosTimeoutSeconds' | 'reconcileSeconds' | 'probeConcurrency' | 'slowFactsRefreshSeconds'
 >;
 
-export function iosSource(
-  settings: IosSettings,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-  registry: DeviceRegistry,
-  clock: Clock & Timers,
-): IosSource | undefined {
+export function iosSource(settings: IosSettings, env: NodeJS.ProcessEnv, logger: Logger, registry: DeviceRegistry, clock: Clock & Timers) {
   if (settings.ios === false) return undefined;
   let address;
   try {

@@ -71,14 +71,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   constructor(private readonly o: IosSourceOptions) {
     super();
-    this.watcher = new IosWatcher({
-      address: o.address,
-      reconcileMs: o.reconcileMs,
-      stepTimeoutMs: o.stepTimeoutMs,
-      logger: o.logger,
-      quietWhenAbsent: o.quietWhenAbsent,
-      clock: o.clock,
-    });
+    this.watcher = new IosWatcher(o);
     // usbmuxd's word on itself, as the timeline keeps it for every view.
     this.watcher.on('connected', () => o.registry.timeline.service(PLATFORM, true, o.clock.monotonic()));
     this.watcher.on('ended', () => o.registry.timeline.service(PLATFORM, false, this.watcher.droppedAt ?? o.clock.monotonic()));
@@ -86,7 +79,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       this.syncRegistry();
       this.emit(
         'change',
-        changes.map((c) => ({ key: recordKey(PLATFORM, c.serial), serial: c.serial, from: c.from, to: c.to })),
+        changes.map((c) => ({ ...c, key: recordKey(PLATFORM, c.serial) })),
       );
     });
   }
@@ -96,7 +89,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   }
 
   /** No socket at the path: the watcher looks for one at each reconnect, and sees no iPhone until then. */
-  whereNow(): string {
+  whereNow() {
     const a = this.o.address;
     return 'path' in a && !existsSync(a.path) ? `${a.label}: no usbmuxd socket there; iPhones are looked for once one appears` : a.label;
   }
@@ -118,17 +111,10 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return this.watcher.answered;
   }
 
-  get lastError(): string | undefined {
-    return undefined;
-  }
-
-  /** The udids usbmuxd lists now. */
-  listedSerials(): string[] {
-    return [...this.watcher.devices.keys()];
-  }
+  readonly lastError = undefined;
 
   /** The registry's iPhones as usbmuxd lists them, each with where usbmuxd locates it (the USB layer's link to a port). */
-  private syncRegistry(): void {
+  private syncRegistry() {
     this.o.registry.sync(PLATFORM, this.watcher.devices);
     const places = new Map<string, UsbPlace>();
     for (const udid of this.watcher.devices.keys()) {
@@ -138,22 +124,22 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     this.o.registry.setUsb(PLATFORM, places);
   }
 
-  async start(): Promise<void> {
+  async start() {
     await this.watcher.start();
     this.started = true;
     this.syncRegistry();
   }
 
-  stop(): void {
+  stop() {
     this.watcher.stop();
   }
 
   /** The phones present now; usbmuxd not answering lists none (a host without iPhones is the common case). */
-  async listOnce(): Promise<void> {
+  async listOnce() {
     await this.start();
   }
 
-  invalidateSlow(): void {
+  invalidateSlow() {
     this.slowStale = true;
   }
 
@@ -176,19 +162,16 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       const probe = this.o.probe ?? (await import('./probe.js')).probeIphone;
       const stale = this.slowStale;
       this.slowStale = false;
-      const infos = await mapLimit(wanted, this.o.concurrency, (record) => this.inventory(record, probe, stale));
-      wanted.forEach((r, i) => fresh.set(r.key, infos[i]));
+      await mapLimit(wanted, this.o.concurrency, async (record) => fresh.set(record.key, await this.inventory(record, probe, stale)));
     }
-    const out: SourceDevice[] = [];
-    for (const record of records) {
+    return records.flatMap((record) => {
       const info = fresh.has(record.key) ? fresh.get(record.key) : this.describe(record);
-      if (info) out.push({ key: record.key, info });
-    }
-    return out;
+      return info ? [{ key: record.key, info }] : [];
+    });
   }
 
   /** What the report says of a phone not read this time, from what is known of it. */
-  private describe(record: DeviceSnapshot): DeviceInfo | undefined {
+  private describe(record: DeviceSnapshot) {
     if (!this.watcher.device(record.serial)) return undefined;
     const udid = record.serial;
     if (record.failure) return notAnsweringDeviceInfo(udid, record.failure.text, record.last);
@@ -197,7 +180,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return notAnsweringDeviceInfo(udid, 'its first reading has not finished yet');
   }
 
-  private async inventory(record: DeviceSnapshot, probe: NonNullable<IosSourceOptions['probe']>, stale: boolean): Promise<DeviceInfo | undefined> {
+  private async inventory(record: DeviceSnapshot, probe: NonNullable<IosSourceOptions['probe']>, stale: boolean) {
     const device = this.watcher.device(record.serial);
     if (!device) return undefined;
     const { registry, clock } = this.o;
@@ -218,22 +201,22 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
       registry.facet(IDENTITY).set(record.key, {
         deviceId: device.deviceId,
         root: known ?? result.values.root,
-        ...((result.values.amfi ?? cached?.amfi) ? { amfi: result.values.amfi ?? cached?.amfi } : {}),
-        at: known && cached ? cached.at : clock.monotonic(),
-        ...(image ? { image } : {}),
+        amfi: result.values.amfi ?? cached?.amfi,
+        at: cached?.at ?? clock.monotonic(),
+        image,
       });
     return this.toInfo(record, result, cached?.amfi, image);
   }
 
   /** The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again. */
-  private identityOf(record: DeviceSnapshot, deviceId: number): IdentityCache | undefined {
+  private identityOf(record: DeviceSnapshot, deviceId: number) {
     const known = this.o.registry.facet(IDENTITY).get(record.key);
     if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
     return known;
   }
 
   /** `knownAmfi`: the amfi domain read with the cached root domain, when this reading used the cache; `image`: the developer disk image as last read on this connection. */
-  private toInfo(record: DeviceSnapshot, r: ProbeResult, knownAmfi?: Dict, image?: 'mounted' | 'not-mounted'): DeviceInfo {
+  private toInfo(record: DeviceSnapshot, r: ProbeResult, knownAmfi?: Dict, image?: 'mounted' | 'not-mounted') {
     const { registry, clock, logger } = this.o;
     const udid = record.serial;
     const previous = registry.get(record.key)?.last;

@@ -17,7 +17,7 @@ export interface MuxDevice {
 
 const CLIENT = { ClientVersionString: 'device-agent', ProgName: 'device-agent', kLibUSBMuxVersion: 3 };
 
-export function openMux(address: UsbmuxdAddress, timeoutMs: number): Promise<net.Socket> {
+function openMux(address: UsbmuxdAddress, timeoutMs: number) {
   const socket = 'path' in address ? net.createConnection(address.path) : net.createConnection(address.port, address.host);
   const ready = new Promise<net.Socket>((resolve, reject) => {
     socket.once('connect', () => {
@@ -37,13 +37,14 @@ interface Exchanged {
   after: Dict[];
 }
 
-function exchange(socket: net.Socket, body: Dict, tag: number, step: string, timeoutMs: number): Promise<Exchanged> {
+// Every request is the only one on its connection: tag 1.
+function exchange(socket: net.Socket, body: Dict, step: string, timeoutMs: number) {
   const decoder = new MuxDecoder();
   const answer = new Promise<Exchanged>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       try {
         const msgs = decoder.push(chunk);
-        const i = msgs.findIndex((m) => m.tag === tag);
+        const i = msgs.findIndex((m) => m.tag === 1);
         if (i >= 0) {
           cleanup();
           resolve({ body: msgs[i]!.body, decoder, after: msgs.slice(i + 1).map((m) => m.body) });
@@ -66,24 +67,24 @@ function exchange(socket: net.Socket, body: Dict, tag: number, step: string, tim
     socket.once('close', onEnd);
     socket.once('error', onEnd);
   });
-  socket.write(encodeMux({ ...CLIENT, ...body }, tag));
+  socket.write(encodeMux({ ...CLIENT, ...body }, 1));
   return withDeadline(answer, timeoutMs, step, () => socket.destroy());
 }
 
-async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number): Promise<Dict> {
+async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number) {
   const socket = await openMux(address, timeoutMs);
   try {
-    return (await exchange(socket, body, 1, `usbmuxd ${String(body.MessageType)}`, timeoutMs)).body;
+    return (await exchange(socket, body, `usbmuxd ${String(body.MessageType)}`, timeoutMs)).body;
   } finally {
     socket.destroy();
   }
 }
 
-function checkResult(request: string, body: Dict): void {
+function checkResult(request: string, body: Dict) {
   if (body.MessageType === 'Result' && body.Number !== 0) throw new UsbmuxdError(request, Number(body.Number));
 }
 
-export function deviceFromAttached(msg: Dict): MuxDevice | undefined {
+function deviceFromAttached(msg: Dict): MuxDevice | undefined {
   const props = (msg.Properties ?? {}) as Dict;
   const deviceId = Number(msg.DeviceID ?? props.DeviceID);
   const udid = typeof props.SerialNumber === 'string' ? props.SerialNumber : undefined;
@@ -97,7 +98,7 @@ export function deviceFromAttached(msg: Dict): MuxDevice | undefined {
   };
 }
 
-export async function listDevices(address: UsbmuxdAddress, timeoutMs: number): Promise<MuxDevice[]> {
+export async function listDevices(address: UsbmuxdAddress, timeoutMs: number) {
   const body = await request(address, { MessageType: 'ListDevices' }, timeoutMs);
   checkResult('ListDevices', body);
   if (!Array.isArray(body.DeviceList)) throw new IosProtocolError('usbmuxd ListDevices answer has no DeviceList');
@@ -105,7 +106,7 @@ export async function listDevices(address: UsbmuxdAddress, timeoutMs: number): P
 }
 
 /** The host's pair record for a phone, or undefined when usbmuxd has none (not paired). */
-export async function readPairRecord(address: UsbmuxdAddress, udid: string, timeoutMs: number): Promise<Dict | undefined> {
+export async function readPairRecord(address: UsbmuxdAddress, udid: string, timeoutMs: number) {
   const body = await request(address, { MessageType: 'ReadPairRecord', PairRecordID: udid }, timeoutMs);
   if (!(body.PairRecordData instanceof Uint8Array)) {
     if (body.MessageType === 'Result' && body.Number !== 0) return undefined;
@@ -117,13 +118,12 @@ export async function readPairRecord(address: UsbmuxdAddress, udid: string, time
 }
 
 /** A connection to `port` on the phone, through usbmuxd; the caller owns the socket. */
-export async function connectDevice(address: UsbmuxdAddress, deviceId: number, port: number, timeoutMs: number): Promise<net.Socket> {
+export async function connectDevice(address: UsbmuxdAddress, deviceId: number, port: number, timeoutMs: number) {
   const socket = await openMux(address, timeoutMs);
   try {
     const { body, decoder } = await exchange(
       socket,
       { MessageType: 'Connect', DeviceID: deviceId, PortNumber: portToNetworkOrder(port) },
-      1,
       `usbmuxd Connect to device ${deviceId} port ${port}`,
       timeoutMs,
     );
@@ -141,13 +141,13 @@ export async function connectDevice(address: UsbmuxdAddress, deviceId: number, p
 export class MuxListener extends EventEmitter {
   private socket: net.Socket | undefined;
 
-  async start(address: UsbmuxdAddress, timeoutMs: number): Promise<void> {
+  async start(address: UsbmuxdAddress, timeoutMs: number) {
     const socket = await openMux(address, timeoutMs);
     this.socket = socket;
     let decoder: MuxDecoder;
     let early: Dict[];
     try {
-      const answer = await exchange(socket, { MessageType: 'Listen' }, 1, 'usbmuxd Listen', timeoutMs);
+      const answer = await exchange(socket, { MessageType: 'Listen' }, 'usbmuxd Listen', timeoutMs);
       checkResult('Listen', answer.body);
       decoder = answer.decoder;
       early = answer.after;
@@ -185,7 +185,7 @@ export class MuxListener extends EventEmitter {
     socket.on('close', () => end());
   }
 
-  stop(): void {
+  stop() {
     const s = this.socket;
     this.socket = undefined;
     this.removeAllListeners('end');

@@ -1,11 +1,10 @@
 // Knows every iPhone usbmuxd knows: Listen for prompt events, plus a full ListDevices at start, after Listen ends and
 // periodically, so a missed event leaves no ghost. The same shape as the adb device watcher.
-import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { ListingChange as DeviceChange } from '../source.js';
-import type { Logger } from '../../log/logger.js';
-import { every, systemClock, type Clock, type Timer, type Timers } from '../../util/clock.js';
-import { Reconnects, type EndNote } from '../../util/reconnects.js';
+import type { Timer } from '../../util/clock.js';
+import type { EndNote } from '../../util/reconnects.js';
+import { Watcher, type WatcherOptions } from '../watcher.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice, MuxListener } from './usbmuxd-client.js';
 import { limited } from '../../log/limited.js';
@@ -13,41 +12,25 @@ import { limited } from '../../log/limited.js';
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket exists: a host without iPhones pays nothing.
 const client = () => import('./usbmuxd-client.js');
 
-export const IOS_ATTACHED = 'attached';
+const IOS_ATTACHED = 'attached';
 
-export interface IosWatcherOptions {
+interface IosWatcherOptions extends WatcherOptions {
   address: UsbmuxdAddress;
-  reconcileMs: number;
   stepTimeoutMs: number;
-  logger: Logger;
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  /** A Listen connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
-  stableMs?: number;
-  /** The reconciliation, the settling and the reconnects run on its timers (default the system's). */
-  clock?: Clock & Timers;
   /** How long phones known before usbmuxd went away are kept (default 10 s), so a usbmuxd restart unplugs none. */
   awayGraceMs?: number;
   /** iPhones were not asked for (ios unset): a missing usbmuxd is said at debug level. */
   quietWhenAbsent?: boolean;
 }
 
-export class IosWatcher extends EventEmitter {
+export class IosWatcher extends Watcher {
   /** udid -> usbmuxd DeviceID (changes on every replug). */
   private readonly known = new Map<string, MuxDevice>();
   private listener: MuxListener | undefined;
-  private reconcileTimer: Timer | undefined;
-  private reconnectTimer: Timer | undefined;
-  private readonly reconnects: Reconnects;
-  private readonly clock: Clock & Timers;
-  private running = false;
-  private lastErrorText: string | undefined;
   private absentNoted = false;
   private answeredOnce = false;
   /** When the usbmuxd connection was lost (monotonic ms), while it is. */
   private lostAt: number | undefined;
-  /** When the usbmuxd connection last ended (monotonic ms), kept after it is back: a restart between two looks of the in-service clock. */
-  private lastDrop: number | undefined;
   /**
    * Until when (monotonic ms) phones known before a reconnect are kept though not listed: a restarted usbmuxd lists a
    * phone only once its preflight is done (src/device.c device_get_list), a second or more later.
@@ -60,11 +43,12 @@ export class IosWatcher extends EventEmitter {
   private events = 0;
   private readonly lastEvent = new Map<string, number>();
 
-  constructor(private readonly options: IosWatcherOptions) {
-    super();
-    this.clock = options.clock ?? systemClock;
-    // A Listen connection that dies right after it opens makes the wait grow instead of starting over.
-    this.reconnects = new Reconnects({ firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs }, this.clock);
+  constructor(protected override readonly options: IosWatcherOptions) {
+    super(options, 'usbmuxd');
+  }
+
+  protected get label(): string {
+    return this.options.address.label;
   }
 
   /** udid -> 'attached', as adb's watcher maps serial -> state. */
@@ -73,12 +57,12 @@ export class IosWatcher extends EventEmitter {
   }
 
   /** The usbmuxd entry of a phone (its DeviceID for Connect). */
-  device(udid: string): MuxDevice | undefined {
+  device(udid: string) {
     return this.known.get(udid);
   }
 
   /** Whether usbmuxd lists the phone now: a restarted usbmuxd numbers devices afresh, so an old DeviceID may be another's. */
-  listedNow(udid: string): boolean {
+  listedNow(udid: string) {
     return this.listener !== undefined && this.known.has(udid) && !this.unlisted.has(udid);
   }
 
@@ -86,37 +70,20 @@ export class IosWatcher extends EventEmitter {
     return this.listener !== undefined;
   }
 
-  /** Monotonic ms the connection to usbmuxd last ended (a restart), undefined while it never has. */
-  get droppedAt(): number | undefined {
-    return this.lastDrop;
-  }
-
   /** Whether usbmuxd has answered a full list since the watcher started: until then its silence says nothing of the phones. */
   get answered(): boolean {
     return this.answeredOnce;
   }
 
-  get address(): UsbmuxdAddress {
-    return this.options.address;
-  }
-
-  async start(): Promise<void> {
-    this.running = true;
-    this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.tick(), { unref: true });
-    await this.connect();
-  }
-
-  stop(): void {
-    this.running = false;
-    this.reconcileTimer?.cancel();
-    this.reconnectTimer?.cancel();
+  override stop() {
+    super.stop();
     this.settleTimer?.cancel();
     this.listener?.stop();
     this.listener = undefined;
   }
 
   /** Replaces what is known with usbmuxd's full list; false when usbmuxd did not answer. */
-  async reconcile(): Promise<boolean> {
+  async reconcile() {
     const asked = this.events;
     let list: MuxDevice[];
     try {
@@ -152,7 +119,7 @@ export class IosWatcher extends EventEmitter {
   }
 
   /** No socket file: no usbmuxd on this host, hence no iPhones. Said once, not as an error. */
-  private socketAbsent(): boolean {
+  private socketAbsent() {
     const a = this.options.address;
     if (!('path' in a) || existsSync(a.path)) return false;
     if (!this.absentNoted) {
@@ -167,7 +134,7 @@ export class IosWatcher extends EventEmitter {
     return true;
   }
 
-  private async tick(): Promise<void> {
+  protected async tick() {
     if (!this.running) return;
     if (!this.listener) {
       if (!this.reconnectTimer) await this.connect();
@@ -176,7 +143,7 @@ export class IosWatcher extends EventEmitter {
     await this.reconcile();
   }
 
-  private async connect(): Promise<void> {
+  protected async connect() {
     this.reconnectTimer = undefined;
     if (!this.running || this.listener) return;
     if (this.socketAbsent()) {
@@ -243,14 +210,14 @@ export class IosWatcher extends EventEmitter {
   }
 
   /** Listen said something of this phone: a list asked for before now is older than it. Bounded: the oldest forgotten first. */
-  private heard(udid: string): void {
+  private heard(udid: string) {
     this.lastEvent.delete(udid);
     this.lastEvent.set(udid, ++this.events);
     if (this.lastEvent.size > 1024) this.lastEvent.delete(this.lastEvent.keys().next().value!);
   }
 
   /** After a reconnect with phones known: keep the unlisted ones for the grace, then reconcile once more. */
-  private settle(): void {
+  private settle() {
     const graceMs = this.options.awayGraceMs ?? 10_000;
     this.settleUntil = this.clock.monotonic() + graceMs;
     this.settleTimer?.cancel();
@@ -265,12 +232,12 @@ export class IosWatcher extends EventEmitter {
   }
 
   /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
-  private dropAllAfterGrace(): void {
+  private dropAllAfterGrace() {
     if (this.lostAt !== undefined && this.clock.monotonic() - this.lostAt < (this.options.awayGraceMs ?? 10_000)) return;
     this.dropAll();
   }
 
-  private dropAll(): void {
+  private dropAll() {
     if (!this.known.size) return;
     const changes = [...this.known.keys()].map((udid) => ({ serial: udid, from: IOS_ATTACHED }));
     this.known.clear();
@@ -278,7 +245,7 @@ export class IosWatcher extends EventEmitter {
     this.emit('change', changes);
   }
 
-  private logEnd(note: EndNote, ends: number, err: Error | undefined): void {
+  private logEnd(note: EndNote, ends: number, err: Error | undefined) {
     const { logger, address, reconnectMaxMs = 10_000 } = this.options;
     if (note === 'ended') {
       limited(logger).warn(
@@ -295,17 +262,5 @@ export class IosWatcher extends EventEmitter {
     } else if (note === 'summary') {
       logger.warn({ usbmuxd: address.label, ends }, `the usbmuxd connection ended ${ends} more times soon after opening; still reconnecting`);
     }
-  }
-
-  private scheduleReconnect(delayMs: number): void {
-    if (!this.running) return;
-    this.reconnectTimer?.cancel();
-    this.reconnectTimer = this.clock.setTimer(() => void this.connect(), Math.round(delayMs));
-  }
-
-  private noteError(err: unknown): void {
-    const text = err instanceof Error ? err.message : String(err);
-    if (text !== this.lastErrorText) limited(this.options.logger).warn('usbmuxd-unreachable', { usbmuxd: this.options.address.label }, text);
-    this.lastErrorText = text;
   }
 }

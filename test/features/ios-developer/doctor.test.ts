@@ -7,19 +7,16 @@ import type { HttpAnswer } from '../../../src/features/ios-developer/watch.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import { systemClock } from '../../../src/util/clock.js';
+import { featureContext } from '../../support/feature-bed.js';
 
 function part(answer: HttpAnswer, goIosVersion: string | undefined) {
-  return new IosDeveloper({
-    daemons: [{ id: 'go', kind: 'go-ios', url: 'http://127.0.0.1:60105' }],
-    pollMs: 60_000,
-    tools: [
-      { tool: 'go-ios', command: 'ios' },
-      { tool: 'pymobiledevice3', command: 'pymobiledevice3' },
-    ],
-    toolsRefreshMs: 3_600_000,
+  const ctx = featureContext({
+    set: { 'iosDeveloper.tunnelDaemons': ['go-ios=http://127.0.0.1:60105'], 'iosDeveloper.pollSeconds': 60 },
     registry: new DeviceRegistry(),
     logger: silentLogger(),
     clock: systemClock,
+  });
+  return new IosDeveloper(ctx, {
     fetch: async () => answer,
     run: async (command) => (command === 'ios' && goIosVersion ? { stdout: `{"version":"${goIosVersion}"}\n` } : { missing: true }),
   });

@@ -1,5 +1,5 @@
 import { recoveryFeature } from '../../../src/features/recovery/feature.js';
-import { RecoveryNotebook } from '../../../src/features/recovery/notes.js';
+import { personNotes } from '../../../src/features/recovery/notes.js';
 import { holdNote } from '../../../src/actions/runner.js';
 import type { RecoveryAdb } from '../../../src/features/recovery/carry.js';
 import { USB_EVIDENCE } from '../../../src/devices/usb-evidence.js';
@@ -93,7 +93,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
   const gate = recovery.gate!;
   const listing = new Map<string, string>();
   const key = (serial: string): string => recordKey('android', serial);
-  const notes = new RecoveryNotebook(registry);
+  const notes = personNotes(registry);
   return {
     time,
     clock,
@@ -141,7 +141,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
       recovery.devicesChanged();
     },
     /** What recovery notes for the phone's report (held back, needs a person). */
-    notes: (serial: string) => ({ heldBack: holdNote(registry, key(serial), 'recovery'), attention: notes.of(key(serial)) }),
+    notes: (serial: string) => ({ heldBack: holdNote(registry, key(serial), 'recovery'), attention: notes.get(key(serial)) }),
     /** Runs virtual time on by ms in 1 s steps, the work each step started settled. */
     async advance(ms: number): Promise<void> {
       const end = time.now + ms;

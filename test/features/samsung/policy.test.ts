@@ -88,7 +88,7 @@ describe('the Samsung battery protection policy', () => {
     expect(decideProtection(written, look({ now: NOW + s.cooldownMs - 1, writes: [NOW] }), { ...s, recheckMs: Infinity })).toEqual({ kind: 'none' });
     expect(decideProtection(written, look({ now: NOW + s.cooldownMs, writes: [NOW] }), { ...s, recheckMs: Infinity })).toEqual({ kind: 'write' });
     // The last write's start decides, whatever the entry says: one found not to be a Samsung in between waits all the same.
-    const between = asNotSamsung(written, 'not a Samsung');
+    const between = asNotSamsung('not a Samsung');
     expect(decideProtection(afterRead(between, '0', NOW + 1), look({ now: NOW + 2, writes: [NOW] }), s)).toEqual({ kind: 'none' });
     expect(decideProtection(read('1'), look({ now: NOW - 1_000 + s.recheckMs }), s)).toEqual({ kind: 'read' });
     const failed = afterRead(undefined, undefined, NOW);
@@ -196,7 +196,7 @@ describe('the Samsung battery protection policy over random sequences', () => {
               entry = afterRead(entry, st.readValue, now);
               break;
             case 'not-samsung':
-              entry = asNotSamsung(entry, 'not a Samsung');
+              entry = asNotSamsung('not a Samsung');
               break;
             case 'over':
             case 'under':
@@ -273,7 +273,7 @@ describe('the Samsung battery protection policy on virtual time, as SamsungProte
               break;
             }
             case 'not-samsung':
-              entry = asNotSamsung(entry, 'not a Samsung');
+              entry = asNotSamsung('not a Samsung');
               break;
             case 'not-honoured':
               // On, and charging past the cap since at least overMs ago.

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { limited } from '../../../src/log/limited.js';
 import { DEFAULT_RATE_LIMIT } from '../../../src/log/rate-limit.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
-import { kindsOf, PresenceLedger, type OwedDevice } from '../../../src/devices/presence.js';
+import { kindsOf, type OwedDevice } from '../../../src/devices/presence.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { OFF_SOURCE, type OffSource } from '../../../src/devices/off-source.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
@@ -294,15 +294,9 @@ describe('the USB feature after a feature that copies every device', () => {
 describe('after a restart: the devices an earlier run reported', () => {
   it('a phone whose debugging went off while the agent was down is known on its port from the first report; one gone from USB, or sent UNPLUGGED before, is not', () => {
     const root = sysfsTree();
-    const presence = new PresenceLedger();
-    const layer = new UsbLayer({
-      platforms: platformNames,
-      settings: { usb: { kernelLog: '', sysfsRoot: root } },
-      stateDir: root,
-      logger: captureLogger().logger,
-      clock: systemClock,
-      presence,
-    });
+    const registry = new DeviceRegistry();
+    const presence = registry.presence;
+    const layer = new UsbLayer(featureContext({ usb: { kernelLog: '', sysfsRoot: root }, stateDir: root, clock: systemClock, registry }));
     // The daemon's record per port, as it saved it: adb had the phone on 1-1.4.2 (its usb path).
     const saved = emptyRecord();
     linkPort(saved, '1-1.4.2', 'udid-pixel', ['1A2B3C4D', 'udid-pixel'], Date.now());

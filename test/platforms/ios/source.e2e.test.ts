@@ -108,7 +108,8 @@ describe('IosSource', () => {
 
   it('reads identity once per connection: later cycles read only battery and disk usage, a replug or the slow refresh reads it again', async () => {
     let now = 0;
-    const { sim, source } = await setup({ slowFactsRefreshMs: 60_000, clock: { ...systemClock, monotonic: () => now } });
+    const { sim, source, registry } = await setup({ slowFactsRefreshMs: 60_000, clock: { ...systemClock, monotonic: () => now } });
+    const listed = (udid: string) => registry.list('ios').some((r) => r.serial === udid);
     const phone = sim.plug({ profile: 'iphone-13-ios16' });
     await source.start();
     const requests = () => phone.log.filter((l) => l.request === 'GetValue').map((l) => l.domain ?? l.key ?? 'root');
@@ -136,9 +137,9 @@ describe('IosSource', () => {
 
     // A replug is a new connection (new DeviceID): identity read again.
     sim.unplug(phone);
-    await until(() => !source.listedSerials().includes(phone.udid), 2000);
+    await until(() => !listed(phone.udid), 2000);
     const again = sim.plug({ profile: 'iphone-13-ios16' });
-    await until(() => source.listedSerials().includes(again.udid), 2000);
+    await until(() => listed(again.udid), 2000);
     await infos(source);
     expect(again.log.filter((l) => l.request === 'GetValue' && !l.domain && !l.key)).toHaveLength(1);
   });

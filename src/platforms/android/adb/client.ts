@@ -5,7 +5,7 @@ import type { Client } from '@devicefarmer/adbkit';
 
 type AdbStatic = typeof adbkit.Adb;
 // Node's ESM loader hands over module.exports (Adb a property of it); vitest the CommonJS default export, Adb itself.
-const Adb: AdbStatic = (adbkit as { Adb?: AdbStatic }).Adb ?? (adbkit as unknown as AdbStatic);
+const Adb = (adbkit as { Adb?: AdbStatic }).Adb ?? (adbkit as unknown as AdbStatic);
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 
@@ -23,7 +23,6 @@ interface RawDevice {
 interface Connection {
   getSocket(): unknown;
   write(data: Buffer): unknown;
-  end(): unknown;
   parser: {
     readAscii(n: number): PromiseLike<string>;
     readValue(): PromiseLike<Buffer>;
@@ -32,7 +31,7 @@ interface Connection {
 }
 import { AdbCommandError, AdbUnreachableError, isProtocolError, isUnreachable, ShellCutError, ShellTimeoutError } from './errors.js';
 import { describe, type AdbServerAddress } from './server-address.js';
-import { parseDevicesLong, type LongDevice } from './devices-long.js';
+import { parseDevicesLong } from './devices-long.js';
 
 export interface AdbDevice {
   /** adb's serial: the USB serial, or HOST:PORT for a device reached over TCP. */
@@ -58,12 +57,8 @@ export interface ShellOptions {
 export interface ShellResult {
   output: string;
   bytes: number;
+  /** Output beyond maxBytes was cut off (a session without an end marker; one with it is a ShellCutError). */
   truncated: boolean;
-}
-
-export interface AdbClientOptions {
-  /** Deadline of a request to the adb server itself (list, version, start of tracking). */
-  requestTimeoutMs?: number;
 }
 
 /** adbkit with its connections in reach, so a deadline can close what a call opened. */
@@ -79,14 +74,12 @@ interface Scope {
  */
 export class AdbClient {
   private client: Client | undefined;
-  private readonly requestTimeoutMs: number;
 
   constructor(
     readonly address: AdbServerAddress,
-    options: AdbClientOptions = {},
-  ) {
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
-  }
+    /** Deadline of a request to the adb server itself (list, version, start of tracking). */
+    private readonly requestTimeoutMs = 10_000,
+  ) {}
 
   get label(): string {
     return describe(this.address);
@@ -100,7 +93,7 @@ export class AdbClient {
   }
 
   /** The server's own round trip (host:version); `timeoutMs` overrides the request deadline (a quick check of the server). */
-  async version(timeoutMs?: number): Promise<number> {
+  async version(timeoutMs?: number) {
     const version = await this.host((c) => c.version() as PromiseLike<number>, timeoutMs);
     // adbkit reads whatever four bytes come as the version: a web server's answer gives NaN.
     if (!Number.isFinite(version)) throw new AdbUnreachableError(this.label, 'EPROTO', 'its version answer is not a number');
@@ -113,36 +106,36 @@ export class AdbClient {
   }
 
   /** adb's long listing: usb path, product, model, transport id per device. */
-  async listDevicesLong(): Promise<LongDevice[]> {
+  async listDevicesLong() {
     return parseDevicesLong(await this.hostValue('host:devices-l'));
   }
 
   /** `adb reconnect offline`: the server drops and retries every offline transport. */
-  async reconnectOffline(): Promise<string> {
+  async reconnectOffline() {
     return this.hostValue('host:reconnect-offline');
   }
 
   /** `adb -s SERIAL reconnect`: a USB device comes back by itself; adb 29 forgets a TCP one until it is connected again. */
-  async reconnect(serial: string): Promise<string> {
+  async reconnect(serial: string) {
     const answer = await this.hostValue(`host-serial:${serial}:reconnect`);
     if (!answer.startsWith('reconnecting')) throw new AdbCommandError(`-s ${serial} reconnect`, answer);
     return answer;
   }
 
   /** `adb connect HOST:PORT`; adb's refusal ("failed to connect to ...") is an AdbCommandError. */
-  async connect(address: string): Promise<string> {
+  async connect(address: string) {
     const answer = await this.hostValue(`host:connect:${address}`);
     if (!/^(already )?connected to /.test(answer)) throw new AdbCommandError(`connect ${address}`, answer);
     return answer;
   }
 
   /** `adb disconnect HOST:PORT`: the server drops that network device. */
-  async disconnect(address: string): Promise<string> {
+  async disconnect(address: string) {
     return this.hostValue(`host:disconnect:${address}`);
   }
 
   /** What `adb mdns services` prints after its header (adb 30 on); adb 29 and before refuse it: an AdbCommandError. */
-  async mdnsServices(): Promise<string> {
+  async mdnsServices() {
     try {
       return await this.hostValue('host:mdns:services');
     } catch (err) {
@@ -152,7 +145,7 @@ export class AdbClient {
   }
 
   /** A host request adbkit has no faithful command for (`host:devices-l`, `host:connect:H:P`), answered with one value. */
-  async hostValue(request: string): Promise<string> {
+  async hostValue(request: string) {
     return this.host(async (c) => {
       const conn = await (c as unknown as { connection(): PromiseLike<Connection> }).connection();
       try {
@@ -164,27 +157,26 @@ export class AdbClient {
         return (await conn.parser.readValue()).toString('utf8');
       } finally {
         // Destroyed, not ended: a half-closed socket stayed open until adb closed its side.
-        (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
+        destroy(conn);
       }
     });
   }
 
   /** Starts tracking; the deadline covers the server's acceptance, not the (endless) stream after it. */
-  async track(): Promise<Tracker> {
+  async track() {
     return this.host((c) => c.trackDevices() as PromiseLike<Tracker>);
   }
 
   /** Runs one shell session and returns its output; closes the session at the deadline. */
-  async shell(serial: string, command: string, options: ShellOptions): Promise<ShellResult> {
+  async shell(serial: string, command: string, options: ShellOptions) {
     const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
     const scope = this.scope();
     return new Promise<ShellResult>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let bytes = 0;
-      let truncated = false;
       let stream: Duplex | undefined;
       let settled = false;
-      const finish = (fn: () => void): void => {
+      const finish = (fn: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -206,7 +198,7 @@ export class AdbClient {
             return;
           }
           stream = opened;
-          const output = (): string => Buffer.concat(chunks).toString('utf8');
+          const output = () => Buffer.concat(chunks).toString('utf8');
           opened.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
             if (bytes <= maxBytes) {
@@ -214,20 +206,19 @@ export class AdbClient {
               return void options.onData?.(chunk);
             }
             // A device that floods is cut off here rather than read to the deadline.
-            truncated = true;
             chunks.push(chunk.subarray(0, chunk.length - (bytes - maxBytes)));
             finish(() => {
               opened.destroy();
               scope.close();
               if (options.endMarker !== undefined) reject(new ShellCutError(serial, output(), maxBytes, 'truncated'));
-              else resolve({ output: output(), bytes, truncated });
+              else resolve({ output: output(), bytes, truncated: true });
             });
           });
           // A socket destroyed under the stream closes without an end: the same case.
-          const ended = (): void =>
+          const ended = () =>
             finish(() => {
               const text = output();
-              if (options.endMarker === undefined || text.trimEnd().endsWith(options.endMarker)) resolve({ output: text, bytes, truncated });
+              if (options.endMarker === undefined || text.trimEnd().endsWith(options.endMarker)) resolve({ output: text, bytes, truncated: false });
               else reject(new ShellCutError(serial, text, bytes, 'ended'));
             });
           opened.once('end', ended);
@@ -246,7 +237,7 @@ export class AdbClient {
   }
 
   /** A request to the adb server itself, bounded by requestTimeoutMs. */
-  private host<T>(fn: (client: Client) => PromiseLike<T>, timeoutMs?: number): Promise<T> {
+  private host<T>(fn: (client: Client) => PromiseLike<T>, timeoutMs?: number) {
     const scope = this.scope();
     const ms = timeoutMs ?? this.requestTimeoutMs;
     return new Promise<T>((resolve, reject) => {
@@ -274,9 +265,6 @@ export class AdbClient {
     const base = this.adb;
     const opened: Connection[] = [];
     let closed = false;
-    const destroy = (conn: Connection): void => {
-      (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
-    };
     const client = Object.create(base) as Client;
     (client as { connection: () => PromiseLike<Connection> }).connection = () =>
       (base.connection() as PromiseLike<Connection>).then((conn) => {
@@ -293,7 +281,7 @@ export class AdbClient {
     };
   }
 
-  private async call<T>(fn: () => PromiseLike<T>): Promise<T> {
+  private async call<T>(fn: () => PromiseLike<T>) {
     try {
       return await fn();
     } catch (err) {
@@ -303,4 +291,8 @@ export class AdbClient {
       throw err;
     }
   }
+}
+
+function destroy(conn: Connection) {
+  (conn.getSocket() as { destroy?: () => void } | undefined)?.destroy?.();
 }

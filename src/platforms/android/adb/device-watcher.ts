@@ -1,8 +1,7 @@
-import { EventEmitter } from 'node:events';
 import type { ListingChange } from '../../source.js';
-import type { Logger } from '../../../log/logger.js';
-import { every, systemClock, type Clock, type Timer, type Timers } from '../../../util/clock.js';
-import { Reconnects, type EndNote } from '../../../util/reconnects.js';
+import { every, type Timer } from '../../../util/clock.js';
+import type { EndNote } from '../../../util/reconnects.js';
+import { Watcher, type WatcherOptions } from '../../watcher.js';
 import type { AdbClient, AdbDevice, Tracker } from './client.js';
 import { limited } from '../../../log/limited.js';
 import { AdbUnreachableError } from './errors.js';
@@ -10,17 +9,7 @@ import { AdbUnreachableError } from './errors.js';
 /** A change in adb's listing (the watchers of every platform speak it). */
 export type DeviceChange = ListingChange;
 
-export interface DeviceWatcherOptions {
-  reconcileMs: number;
-  logger: Logger;
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  /** A tracker connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
-  stableMs?: number;
-  /** While the tracker keeps ending soon after it connects, at most one summary line this often (default 5 min). */
-  summaryMs?: number;
-  /** The reconciliation, the polling and the reconnects run on its timers (default the system's). */
-  clock?: Clock & Timers;
+export interface DeviceWatcherOptions extends WatcherOptions {
   /** While the adb server refuses device tracking, its device list is read this often (default 2 s). */
   pollMs?: number;
   /** While polling, tracking is asked for again this often (default 60 s). */
@@ -28,7 +17,7 @@ export interface DeviceWatcherOptions {
 }
 
 /** How often the device list is read while tracking is refused: a plug or unplug shows within this. */
-export const POLL_MS = 2_000;
+const POLL_MS = 2_000;
 const RETRY_TRACKING_MS = 60_000;
 
 /**
@@ -37,17 +26,11 @@ const RETRY_TRACKING_MS = 60_000;
  * tracker that dies right after connecting is retried on a growing wait and summed up in the log; an endpoint that
  * refuses tracking but lists devices (an adb proxy) is polled every pollMs, said once, until it lets tracking in.
  */
-export class DeviceWatcher extends EventEmitter {
+export class DeviceWatcher extends Watcher {
   private readonly known = new Map<string, string>();
   private tracker: Tracker | undefined;
-  private reconcileTimer: Timer | undefined;
-  private reconnectTimer: Timer | undefined;
-  private readonly reconnects: Reconnects;
-  private readonly clock: Clock & Timers;
   private trackerError: string | undefined;
-  private running = false;
   private connected = false;
-  private lastErrorText: string | undefined;
   /** An end was logged and no reconnect has succeeded since: the next one says tracking resumed. */
   private endSaid = false;
   private everConnected = false;
@@ -57,21 +40,22 @@ export class DeviceWatcher extends EventEmitter {
   private pollRefusal: string | undefined;
   /** While polling: the last poll was answered (the server is up, if not tracking). */
   private pollOk = false;
-  /** Monotonic ms the tracker's connection last ended while running. */
-  private lastDrop: number | undefined;
   /** The last failure was the server's own (nothing listens, it did not answer, or something else answered): not a cut connection. */
   private unreachable = false;
 
   constructor(
     private readonly adb: Pick<AdbClient, 'label' | 'listDevices' | 'track'>,
-    private readonly options: DeviceWatcherOptions,
+    protected override readonly options: DeviceWatcherOptions,
   ) {
-    super();
-    this.clock = options.clock ?? systemClock;
-    this.reconnects = new Reconnects(
-      { firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs, summaryMs: options.summaryMs },
-      this.clock,
-    );
+    super(options, 'adb');
+  }
+
+  protected get label(): string {
+    return this.adb.label;
+  }
+
+  protected tick() {
+    return this.reconcile();
   }
 
   /** serial -> adb state, as last seen. */
@@ -82,15 +66,6 @@ export class DeviceWatcher extends EventEmitter {
   /** True while the agent follows the adb server's devices: the tracker's connection is open, or its polled list answers. */
   get alive(): boolean {
     return this.connected || (this.polling && this.pollOk);
-  }
-
-  get lastError(): string | undefined {
-    return this.lastErrorText;
-  }
-
-  /** Monotonic ms the connection to the adb server last ended (a restart), undefined while it never has. */
-  get droppedAt(): number | undefined {
-    return this.lastDrop;
   }
 
   /** Whether the adb server cannot be reached now: neither tracked nor polled, and the last try found no adb answering. */
@@ -108,23 +83,15 @@ export class DeviceWatcher extends EventEmitter {
     return this.roundTripMs;
   }
 
-  async start(): Promise<void> {
-    this.running = true;
-    this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.reconcile(), { unref: true });
-    await this.connect();
-  }
-
   /** Whether the device list is polled because the adb server refuses tracking. */
   get polling(): boolean {
     return this.pollTimer !== undefined;
   }
 
-  stop(): void {
-    this.running = false;
-    this.reconcileTimer?.cancel();
+  override stop() {
+    super.stop();
     this.pollTimer?.cancel();
     this.pollTimer = undefined;
-    this.reconnectTimer?.cancel();
     this.tracker?.removeAllListeners();
     this.tracker?.on('error', () => {});
     this.tracker?.end();
@@ -133,7 +100,7 @@ export class DeviceWatcher extends EventEmitter {
   }
 
   /** Replaces what is known with the adb server's full list; returns false when adb did not answer. */
-  async reconcile(): Promise<boolean> {
+  async reconcile() {
     let list: AdbDevice[];
     try {
       const t0 = this.clock.monotonic();
@@ -154,25 +121,25 @@ export class DeviceWatcher extends EventEmitter {
       if (this.everConnected) this.emit('resumed');
       this.everConnected = true;
     }
-    const changes: DeviceChange[] = [];
-    const seen = new Set<string>();
-    for (const { serial, state } of list) {
-      seen.add(serial);
-      const from = this.known.get(serial);
-      if (from !== state) changes.push({ serial, from, to: state });
-      this.known.set(serial, state);
-    }
-    for (const [serial, from] of this.known) {
-      if (!seen.has(serial)) {
-        this.known.delete(serial);
-        changes.push({ serial, from });
-      }
-    }
-    if (changes.length) this.emit('change', changes);
+    const listed = new Set(list.map((d) => d.serial));
+    this.update([...list.map((d): Listed => [d.serial, d.state]), ...[...this.known.keys()].filter((s) => !listed.has(s)).map((s): Listed => [s, undefined])]);
     return true;
   }
 
-  private async connect(): Promise<void> {
+  /** Each serial's state now (undefined: gone), in order: what changed is said in one 'change'. */
+  private update(states: Listed[]) {
+    const changes: DeviceChange[] = [];
+    for (const [serial, to] of states) {
+      const from = this.known.get(serial);
+      if (from === to) continue;
+      if (to === undefined) this.known.delete(serial);
+      else this.known.set(serial, to);
+      changes.push(to === undefined ? { serial, from } : { serial, from, to });
+    }
+    if (changes.length) this.emit('change', changes);
+  }
+
+  protected async connect() {
     if (!this.running) return;
     try {
       const tracker = await this.adb.track();
@@ -181,7 +148,9 @@ export class DeviceWatcher extends EventEmitter {
         return;
       }
       this.tracker = tracker;
-      tracker.on('changeSet', (set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) => this.applyChangeSet(set));
+      tracker.on('changeSet', (set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }) =>
+        this.update([...[...set.added, ...set.changed].map((d): Listed => [d.id, String(d.type)]), ...set.removed.map((d): Listed => [d.id, undefined])]),
+      );
       // A tracker's error comes with its end, which says it once per episode (a flapping tracker would say it at each cut).
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
       tracker.once('end', () => this.onTrackerEnd(tracker));
@@ -211,7 +180,7 @@ export class DeviceWatcher extends EventEmitter {
   }
 
   /** adb refused tracking but may still list devices: read now (the first report must not wait) and every pollMs. */
-  private startPolling(refusal: string): void {
+  private startPolling(refusal: string) {
     const pollMs = this.options.pollMs ?? POLL_MS;
     if (this.pollTimer === undefined) {
       this.pollTimer = every(this.clock, pollMs, () => void this.reconcile(), { unref: true });
@@ -231,7 +200,7 @@ export class DeviceWatcher extends EventEmitter {
   }
 
   /** Stops polling; true when it was polling. */
-  private stopPolling(): boolean {
+  private stopPolling() {
     if (this.pollTimer === undefined) return false;
     this.pollTimer.cancel();
     this.pollTimer = undefined;
@@ -245,7 +214,7 @@ export class DeviceWatcher extends EventEmitter {
     return true;
   }
 
-  private onTrackerEnd(tracker: Tracker): void {
+  private onTrackerEnd(tracker: Tracker) {
     if (this.tracker !== tracker) return;
     this.tracker = undefined;
     this.connected = false;
@@ -257,7 +226,7 @@ export class DeviceWatcher extends EventEmitter {
     this.scheduleReconnect(delayMs);
   }
 
-  private logEnd(note: EndNote, ends: number): void {
+  private logEnd(note: EndNote, ends: number) {
     const { logger, reconnectMaxMs = 10_000, reconcileMs } = this.options;
     const adb = this.adb.label;
     const err = this.trackerError;
@@ -287,36 +256,9 @@ export class DeviceWatcher extends EventEmitter {
     }
   }
 
-  private scheduleReconnect(delayMs: number): void {
-    if (!this.running) return;
-    this.reconnectTimer?.cancel();
-    this.reconnectTimer = this.clock.setTimer(() => void this.connect(), Math.round(delayMs));
-  }
-
-  private applyChangeSet(set: { added: RawDevice[]; changed: RawDevice[]; removed: RawDevice[] }): void {
-    const changes: DeviceChange[] = [];
-    for (const d of [...set.added, ...set.changed]) {
-      const from = this.known.get(d.id);
-      const to = String(d.type);
-      if (from !== to) changes.push({ serial: d.id, from, to });
-      this.known.set(d.id, to);
-    }
-    for (const d of set.removed) {
-      const from = this.known.get(d.id);
-      if (from !== undefined) {
-        this.known.delete(d.id);
-        changes.push({ serial: d.id, from });
-      }
-    }
-    if (changes.length) this.emit('change', changes);
-  }
-
-  private noteError(err: unknown): void {
-    const text = err instanceof Error ? err.message : String(err);
+  protected override noteError(err: unknown) {
     this.unreachable = err instanceof AdbUnreachableError;
-    // One line per distinct problem, not one per reconnect attempt.
-    if (text !== this.lastErrorText) limited(this.options.logger).warn('adb-unreachable', { adb: this.adb.label }, text);
-    this.lastErrorText = text;
+    super.noteError(err);
   }
 }
 
@@ -324,6 +266,9 @@ export class DeviceWatcher extends EventEmitter {
 function isRefusal(err: unknown): err is Error {
   return err instanceof Error && err.name === 'FailError';
 }
+
+/** A serial and its adb state now; undefined: gone. */
+type Listed = [serial: string, state: string | undefined];
 
 interface RawDevice {
   id: string;

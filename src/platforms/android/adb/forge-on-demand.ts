@@ -18,7 +18,7 @@ if (fromAdbkit.cache[entry] === undefined) {
   fromAdbkit(join(lib, 'jsbn.js'));
   const seeded = new Module(entry);
   let whole = false;
-  const all = (): void => {
+  const all = () => {
     if (whole) return;
     whole = true;
     // The real index requires every part; each adds itself to `core`.

@@ -19,7 +19,7 @@
 // that do not read so are counted, never guessed at; at most MAX_LINES are
 // read (a flood of announcements on the lab network costs a bounded parse).
 
-export type MdnsServiceType = 'adb' | 'adb-tls-pairing' | 'adb-tls-connect';
+type MdnsServiceType = 'adb' | 'adb-tls-pairing' | 'adb-tls-connect';
 
 export interface MdnsService {
   /** The instance name as announced: untrusted data. */
@@ -29,7 +29,7 @@ export interface MdnsService {
   address: string;
 }
 
-export interface MdnsListing {
+interface MdnsListing {
   services: MdnsService[];
   /** Lines that do not read as a service line (including a service resolved on IPv6 only, with no address to connect). */
   unread: number;

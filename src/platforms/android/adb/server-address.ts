@@ -34,6 +34,6 @@ export function resolveAdbServer(env: NodeJS.ProcessEnv, configured?: string): A
   return { host: '127.0.0.1', port: 5037, source: 'default tcp:localhost:5037' };
 }
 
-export function describe(address: AdbServerAddress): string {
+export function describe(address: AdbServerAddress) {
   return `tcp:${address.host}:${address.port} (${address.source})`;
 }

@@ -9,21 +9,20 @@ import type { Logger } from '../../../log/logger.js';
 import type { Clock, Timer, Timers } from '../../../util/clock.js';
 
 /** Deadline of the server's own round trip when a failure asks for it: a server answers host:version in milliseconds. */
-export const SERVER_CHECK_TIMEOUT_MS = 3_000;
+const SERVER_CHECK_TIMEOUT_MS = 3_000;
 /** How often a server found not answering is asked again. */
-export const SERVER_RECHECK_MS = 2_000;
+const SERVER_RECHECK_MS = 2_000;
 
-export interface ServerRoundTrip {
+interface ServerRoundTrip {
   readonly label: string;
   version(timeoutMs?: number): Promise<number>;
 }
 
-export interface AdbServerHealthOptions {
+interface AdbServerHealthOptions {
   adb: ServerRoundTrip;
   /** The recheck of a server found not answering runs on its timers. */
   clock: Clock & Timers;
   logger: Logger;
-  checkTimeoutMs?: number;
   recheckMs?: number;
 }
 
@@ -51,7 +50,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** Asks the server's own round trip now (one question at a time); true when it answered. */
-  check(): Promise<boolean> {
+  check() {
     this.checking ??= this.ask().finally(() => (this.checking = undefined));
     return this.checking;
   }
@@ -60,13 +59,13 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
    * The server's connections ended at once (the device tracker's did: a restart, or something cutting the connection):
    * every inventory running then was cut by it, not by its phone.
    */
-  cut(): void {
+  cut() {
     this.lastDownAt = this.o.clock.monotonic();
   }
 
   /** Whether a failure that began at `sinceMono` is the server's: down now, or found down or cut since (it cut that inventory). */
-  async blame(sinceMono: number): Promise<boolean> {
-    const cutSince = (): boolean => this.down || (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono);
+  async blame(sinceMono: number) {
+    const cutSince = () => this.down || (this.lastDownAt !== undefined && this.lastDownAt >= sinceMono);
     if (cutSince()) return true;
     const answered = await this.check();
     // Asked again after the round trip: a restart's end of the tracker may be heard while it runs (a quick restart answers).
@@ -74,7 +73,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** What keeps the host from reporting its phones (for /healthz), while the server does not answer. */
-  problem(): string | undefined {
+  problem() {
     const d = this.downState;
     if (!d) return undefined;
     // The words before the colon are what /healthz says (status/health.ts): no address.
@@ -82,7 +81,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** The note every phone's message carries meanwhile: the cause is the host's, and what is reported is the last known state. */
-  deviceNote(): string | undefined {
+  deviceNote() {
     const d = this.downState;
     if (!d) return undefined;
     return (
@@ -91,16 +90,16 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
     );
   }
 
-  stop(): void {
+  stop() {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
   }
 
-  private async ask(): Promise<boolean> {
+  private async ask() {
     const { adb, clock, logger } = this.o;
     try {
-      await adb.version(this.o.checkTimeoutMs ?? SERVER_CHECK_TIMEOUT_MS);
+      await adb.version(SERVER_CHECK_TIMEOUT_MS);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       this.lastDownAt = clock.monotonic();
@@ -123,17 +122,18 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
       this.downState = undefined;
       this.timer?.cancel();
       this.timer = undefined;
+      const downSeconds = Math.round((clock.wall() - was.since) / 1000);
       limited(logger).info(
         'adb-server-answering',
-        { adb: adb.label, downSeconds: Math.round((clock.wall() - was.since) / 1000) },
-        `the adb server at ${adb.label} answers again after ${Math.round((clock.wall() - was.since) / 1000)} s; the phones are inventoried again`,
+        { adb: adb.label, downSeconds },
+        `the adb server at ${adb.label} answers again after ${downSeconds} s; the phones are inventoried again`,
       );
       this.emit('up');
     }
     return true;
   }
 
-  private recheck(): void {
+  private recheck() {
     if (this.stopped || this.timer) return;
     this.timer = this.o.clock.setTimer(
       () => {

@@ -4,15 +4,15 @@ import { ANDROID_NAME } from '../name.js';
 import { adbState, STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo } from '../../../cloud/types.js';
 import { identityFromProps } from './identity.js';
 import type { Props } from './parsers/getprop.js';
-import { props as propsProbe } from './probes/props.js';
+import { props as propsProbe } from './probes/device.js';
 import { DECLARED_PROPS, PROBES } from './probes/registry.js';
-import { simState } from './probes/sim-state.js';
+import { simState } from './probes/telephony.js';
 import type { FillContext, InventoryConfig, Probe } from './probes/types.js';
 import { dropUndefined } from '../../../util/drop-undefined.js';
 import { isTcpSerial } from '../../../util/tcp-serial.js';
 import { composeMessage } from '../../../cloud/device-message.js';
 
-export interface AssembleInput {
+interface AssembleInput {
   adbSerial: string;
   adbState: string;
   sections: Map<string, string>;
@@ -25,8 +25,8 @@ export interface AssembleInput {
 }
 
 /** The properties of `all` that `names` lists, in a fresh object: what a probe may read, or what the prober keeps. */
-export function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
-  const picked: Record<string, string> = Object.create(null) as Record<string, string>;
+function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
+  const picked = Object.create(null) as Record<string, string>;
   for (const name of names) {
     const value = all[name];
     if (value !== undefined) picked[name] = value;
@@ -45,7 +45,7 @@ export function declaredProps(dump: string): Props {
 export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   const { sections, config } = input;
   const readings = new Map<string, unknown>();
-  const read = <T>(probe: Probe<T>): T | undefined => {
+  const read = <T>(probe: Probe<T>) => {
     if (!readings.has(probe.section)) {
       const text = sections.get(probe.section);
       readings.set(probe.section, text === undefined ? undefined : probe.parse(text));
@@ -140,13 +140,11 @@ const NETWORK_MESSAGES: [RegExp, string][] = [
 
 export function notReadyMessage(rawState: string, adbSerial?: string): string {
   const state = rawState.trim();
-  if (adbSerial !== undefined && isTcpSerial(adbSerial)) {
-    for (const [pattern, message] of NETWORK_MESSAGES) if (pattern.test(state)) return message;
-  }
-  for (const [pattern, message] of NOT_READY_MESSAGES) {
-    if (pattern.test(state)) return message;
-  }
-  return `adb reports the state "${state || 'unknown'}": reconnect the device; if it stays, restart adb on the host.`;
+  const messages = adbSerial !== undefined && isTcpSerial(adbSerial) ? [...NETWORK_MESSAGES, ...NOT_READY_MESSAGES] : NOT_READY_MESSAGES;
+  return (
+    messages.find(([pattern]) => pattern.test(state))?.[1] ??
+    `adb reports the state "${state || 'unknown'}": reconnect the device; if it stays, restart adb on the host.`
+  );
 }
 
 /** A device adb lists that cannot be inventoried, under the udid of an earlier connection when known, else its serial. */

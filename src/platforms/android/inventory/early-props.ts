@@ -1,7 +1,8 @@
 // The property dump of an inventory as soon as it has arrived: getprop answers at once even on a phone whose framework
 // commands answer seconds late, so the agent knows who the phone is long before the inventory ends. Pure.
 import { StringDecoder } from 'node:string_decoder';
-import { marker, SECTION, splitSections } from './script.js';
+import { props } from './probes/device.js';
+import { marker, splitSections } from './script.js';
 
 export class EarlyProps {
   private readonly decoder = new StringDecoder('utf8');
@@ -19,7 +20,7 @@ export class EarlyProps {
   }
 
   /** One more chunk of output; returns the property dump once, when its section is complete, else undefined. */
-  push(chunk: Buffer): string | undefined {
+  push(chunk: Buffer) {
     if (this.done) return undefined;
     this.text += this.decoder.write(chunk);
     // Cut into sections only once a delimiter's line has ended, not at every chunk (time in the square of the output).
@@ -29,7 +30,7 @@ export class EarlyProps {
       if (this.pending < 0) return undefined;
     }
     if (this.text.indexOf('\n', this.pending) < 0 && !this.text.endsWith('>>>') && !this.text.endsWith('>>>\r')) return undefined;
-    const dump = splitSections(this.text, this.token).sections.get(SECTION.props);
+    const dump = splitSections(this.text, this.token).sections.get(props.section);
     if (dump === undefined) {
       // Every delimiter on an ended line was read: look again from the first on the line still open.
       this.pending = this.text.indexOf(this.prefix, this.text.lastIndexOf('\n') + 1);

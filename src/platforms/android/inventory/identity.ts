@@ -2,7 +2,7 @@
 // give the same identity.
 import { firstProp, type Props } from './parsers/getprop.js';
 
-export interface RootHints {
+interface RootHints {
   /** ro.build.type: user, userdebug or eng. */
   buildType?: string;
   /** ro.secure is "0": adbd starts as root. */
@@ -42,7 +42,7 @@ const MANUFACTURER_KEYS = ['ro.product.manufacturer', 'ro.product.odm.manufactur
 
 // Marketing names vendors publish as props (where Build.MODEL is a code), as catalogued in
 // github.com/getActivity/DeviceCompat (DeviceMarketName.java); English before localized ones.
-export const MARKETING_NAME_KEYS = [
+const MARKETING_NAME_KEYS = [
   'ro.product.marketname', // Xiaomi, Redmi, POCO (MIUI, HyperOS)
   'ro.product.odm.marketname',
   'ro.product.vendor.marketname',
@@ -115,14 +115,14 @@ export function identityFromProps(props: Props, adbSerial: string): Identity {
 
 // ro.build.fingerprint is BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS; its first part stands in when a dump
 // carries no ro.product.brand.
-function fingerprintBrand(props: Props): string | undefined {
+function fingerprintBrand(props: Props) {
   const fingerprint = firstProp(props, FINGERPRINT_KEYS);
   const brand = fingerprint?.split('/')[0]?.trim();
   return brand && fingerprint?.split('/').length === 6 ? brand : undefined;
 }
 
 /** undefined when the props say nothing (getprop failed), else a verdict. */
-export function detectEmulator(props: Props): boolean | undefined {
+export function detectEmulator(props: Props) {
   if (Object.keys(props).length === 0) return undefined;
   // Android up to 11 sets ro.kernel.qemu; from 12 on it is ro.boot.qemu.
   if (props['ro.kernel.qemu'] === '1' || props['ro.boot.qemu'] === '1') return true;
@@ -138,12 +138,12 @@ export function detectEmulator(props: Props): boolean | undefined {
   return false;
 }
 
-function isReleaseBuild(props: Props): boolean {
+function isReleaseBuild(props: Props) {
   return props['ro.build.type']?.trim() === 'user' && props['ro.build.tags']?.trim() === 'release-keys';
 }
 
 function rootHints(props: Props): RootHints {
-  const flag = (key: string): boolean | undefined => (props[key] === undefined ? undefined : props[key]?.trim() === '1');
+  const flag = (key: string) => (props[key] === undefined ? undefined : props[key]?.trim() === '1');
   const secure = props['ro.secure'];
   return {
     buildType: firstProp(props, ['ro.build.type']),

@@ -3,11 +3,11 @@ import { ShellCutError, ShellTimeoutError } from '../adb/errors.js';
 import type { DeviceInfo } from '../../../cloud/types.js';
 import { assembleDeviceInfo, declaredProps } from './assemble.js';
 import type { Props } from './parsers/getprop.js';
-import { parseUptimeSeconds } from './parsers/uptime.js';
-import { props } from './probes/props.js';
+import { props } from './probes/device.js';
+import { uptime } from './probes/resources.js';
 import { PROBES, probesOf } from './probes/registry.js';
 import { TIERS, type InventoryConfig, type Probe, type Tier } from './probes/types.js';
-import { buildInventoryScript, END_MARKER, SECTION, splitSections } from './script.js';
+import { buildInventoryScript, END_MARKER, splitSections } from './script.js';
 import { tcpAddress } from '../../../util/tcp-serial.js';
 import { EarlyProps } from './early-props.js';
 import { composeMessage } from '../../../cloud/device-message.js';
@@ -16,7 +16,7 @@ import { systemClock } from '../../../util/clock.js';
 /** Who the device is from its property dump alone, reported until the inventory ends; called at most once. */
 export type OnIdentity = (info: DeviceInfo) => void;
 
-export interface ProberOptions {
+interface ProberOptions {
   timeoutMs: number;
   config: InventoryConfig;
   /** How often the slow tier is read again (default 900 s). */
@@ -34,13 +34,6 @@ export interface TierCacheStore {
   get(serial: string, connection?: number): TierCache | undefined;
   set(serial: string, cache: TierCache, connection?: number): void;
   delete(serial: string, connection?: number): void;
-}
-
-export interface ProbeCounters {
-  shellSessions: number;
-  bytesRead: number;
-  /** Inventories that read every tier (first of a connection, after a reboot). */
-  fullReads: number;
 }
 
 /** When the device booted, as one inventory saw it: between the session's start and the output's arrival, less uptime. */
@@ -113,7 +106,8 @@ export class DeviceProber {
   private readonly slowRefreshMs: number;
   private readonly now: () => number;
   private readonly wall: () => number;
-  readonly counters: ProbeCounters = { shellSessions: 0, bytesRead: 0, fullReads: 0 };
+  /** fullReads: inventories that read every tier (first of a connection, after a reboot). */
+  readonly counters = { shellSessions: 0, bytesRead: 0, fullReads: 0 };
 
   constructor(
     private readonly adb: AdbClient,
@@ -126,23 +120,23 @@ export class DeviceProber {
   }
 
   /** Drops what was cached for a connection that ended: the next probe reads every tier. */
-  forget(serial: string): void {
+  forget(serial: string) {
     this.cache.delete(serial);
   }
 
   /** Whether the device's last inventory, cut by the deadline, still added to what a slow device has answered. */
-  madeProgress(serial: string, connection?: number): boolean {
+  madeProgress(serial: string, connection?: number) {
     return (this.cache.get(serial, connection)?.gained ?? 0) > 0;
   }
 
   /** The slow facts of a device may have changed (a package was installed or removed, a setting changed): read them at its next probe. */
-  invalidateSlow(serial: string): void {
+  invalidateSlow(serial: string) {
     const entry = this.cache.get(serial);
     if (entry) entry.slowStale = true;
   }
 
   /** Probes one device; throws only when nothing at all could be read (the caller then keeps the device's last good inventory). */
-  async probe(serial: string, state: string, connection?: number, onIdentity?: OnIdentity): Promise<DeviceInfo> {
+  async probe(serial: string, state: string, connection?: number, onIdentity?: OnIdentity) {
     let entry = this.cache.get(serial, connection);
     if (entry) entry.gained = undefined;
     const missing = entry?.gathering ?? [];
@@ -162,10 +156,10 @@ export class DeviceProber {
       run = await this.run(serial, TIERS);
     }
     // A property dump is parsed once (the early identity's parse is reused), and only what the probes declare is kept.
-    const dump = run.sections.get(SECTION.props);
+    const dump = run.sections.get(props.section);
     const runProps = dump === undefined ? undefined : dump === identified?.dump ? identified.props : declaredProps(dump);
-    if (run.whole) entry = this.remember(serial, connection, entry, run, dump, runProps);
-    else if (run.cut?.kind === 'timeout') entry = this.gather(serial, connection, entry, run, dump, runProps);
+    // A read cut otherwise (a closed connection) keeps nothing.
+    if (run.whole || run.cut?.kind === 'timeout') entry = this.keep(serial, connection, entry, run, dump, runProps);
     if (entry) this.rotate(entry, run);
     const info = assembleDeviceInfo({
       adbSerial: serial,
@@ -173,7 +167,7 @@ export class DeviceProber {
       sections: merged(run, entry),
       props: dump !== undefined && (PROPS_GOOD(dump) || entry?.props === undefined) ? runProps : entry?.props,
       config: this.options.config,
-      adbTunnelInfo: tunnelInfo(serial),
+      adbTunnelInfo: tcpAddress(serial),
       observedAtMs: run.observedAtMs,
     });
     if (!run.whole) Object.assign(info, composeMessage([this.cutMessage(run, info, entry)]));
@@ -198,7 +192,7 @@ export class DeviceProber {
       sections: new Map(),
       props: parsed,
       config: this.options.config,
-      adbTunnelInfo: tunnelInfo(serial),
+      adbTunnelInfo: tcpAddress(serial),
     });
     onIdentity(JSON.parse(JSON.stringify(info)) as DeviceInfo);
     return { dump, props: parsed };
@@ -248,70 +242,43 @@ export class DeviceProber {
     return { tiers, extra, sections, whole: ended, cut: ended ? undefined : (cut ?? { kind: 'ended' }), startedAt, arrivedAt, observedAtMs: this.wall() };
   }
 
-  /** Keeps the cached sections of a whole run: a cache starts only with a whole read whose property dump is good. */
-  private remember(
-    serial: string,
-    connection: number | undefined,
-    entry: TierCache | undefined,
-    run: Run,
-    dump: string | undefined,
-    runProps: Props | undefined,
-  ): TierCache | undefined {
+  /**
+   * Keeps what a run read. A whole run's sections are cached (a cache starts only with a whole read whose property
+   * dump is good). A run cut by the deadline is progress for a device too slow to answer the whole script in time: the
+   * connection and slow sections that arrived whole are kept, and the next inventories ask only for those missing, so
+   * it has every field after at most as many inventories as sections.
+   */
+  private keep(serial: string, connection: number | undefined, entry: TierCache | undefined, run: Run, dump: string | undefined, runProps: Props | undefined) {
+    const { whole } = run;
+    if (!whole && entry !== undefined && entry.gathering === undefined) return entry;
     if (entry === undefined) {
       // A device that always garbles one other section still gets a cache (else it would be read in full forever).
-      if (!run.tiers.includes('connection') || dump === undefined || !PROPS_GOOD(dump)) return undefined;
-      entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false };
+      if (whole && (!run.tiers.includes('connection') || dump === undefined || !PROPS_GOOD(dump))) return undefined;
+      entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false, ...(!whole && { gathering: [] }) };
       this.cache.set(serial, entry, connection);
-    } else if (run.tiers.includes('slow')) {
+    } else if (whole && run.tiers.includes('slow')) {
       entry.slowReadAtMs = this.now();
       entry.slowStale = false;
-    }
-    for (const probe of probesOf(CONNECTION_TIERS)) {
-      const text = run.sections.get(probe.section);
-      if (text === undefined || probe === props) continue;
-      if (probe.good && !probe.good(text) && entry.sections.has(probe.section)) continue;
-      entry.sections.set(probe.section, detached(probe.shrink ? probe.shrink(text) : text));
-    }
-    if (dump !== undefined && runProps !== undefined && (PROPS_GOOD(dump) || entry.props === undefined)) {
-      // Fresh strings: the values are slices of the whole output.
-      entry.props = JSON.parse(JSON.stringify(runProps)) as Props;
-    }
-    const uptime = uptimeOf(run.sections);
-    if (uptime !== undefined) {
-      entry.uptime = uptime;
-      entry.boot = bootWindow(run, uptime);
-    }
-    if (entry.gathering !== undefined) this.stillMissing(entry);
-    return entry;
-  }
-
-  /**
-   * Progress for a device too slow to answer the whole script in time: the connection and slow sections that arrived
-   * whole are kept, and the next inventories ask only for those missing, so it has every field after at most as many
-   * inventories as sections. A read cut otherwise (a closed connection) keeps nothing.
-   */
-  private gather(
-    serial: string,
-    connection: number | undefined,
-    entry: TierCache | undefined,
-    run: Run,
-    dump: string | undefined,
-    runProps: Props | undefined,
-  ): TierCache | undefined {
-    if (entry !== undefined && entry.gathering === undefined) return entry;
-    if (entry === undefined) {
-      entry = { sections: new Map(), slowReadAtMs: this.now(), slowStale: false, gathering: [] };
-      this.cache.set(serial, entry, connection);
     }
     const before = entry.sections.size + (entry.props === undefined ? 0 : 1);
     for (const probe of probesOf(CONNECTION_TIERS)) {
       const text = run.sections.get(probe.section);
-      if (text === undefined || probe === props || (probe.good && !probe.good(text))) continue;
+      if (text === undefined || probe === props) continue;
+      // A bad text of a section already cached leaves the cached one; one being gathered is not kept at all.
+      if (probe.good && !probe.good(text) && (!whole || entry.sections.has(probe.section))) continue;
       entry.sections.set(probe.section, detached(probe.shrink ? probe.shrink(text) : text));
     }
-    if (dump !== undefined && runProps !== undefined && PROPS_GOOD(dump)) entry.props = JSON.parse(JSON.stringify(runProps)) as Props;
-    entry.gained = entry.sections.size + (entry.props === undefined ? 0 : 1) - before;
-    this.stillMissing(entry);
+    if (dump !== undefined && runProps !== undefined && (PROPS_GOOD(dump) || (whole && entry.props === undefined))) {
+      // Fresh strings: the values are slices of the whole output.
+      entry.props = JSON.parse(JSON.stringify(runProps)) as Props;
+    }
+    const seconds = whole ? uptimeOf(run.sections) : undefined;
+    if (seconds !== undefined) {
+      entry.uptime = seconds;
+      entry.boot = bootWindow(run, seconds);
+    }
+    if (!whole) entry.gained = entry.sections.size + (entry.props === undefined ? 0 : 1) - before;
+    if (entry.gathering !== undefined) this.stillMissing(entry);
     return entry;
   }
 
@@ -319,7 +286,7 @@ export class DeviceProber {
    * A slow device's volatile tier: each read keeps what it got, the next asks first for what it missed, and a missed
    * section's last good text stands in, so every field has a value within two reads.
    */
-  private rotate(entry: TierCache, run: Run): void {
+  private rotate(entry: TierCache, run: Run) {
     if (run.whole) {
       entry.volatile = undefined;
       entry.missedLast = undefined;
@@ -344,11 +311,11 @@ export class DeviceProber {
   }
 
   /** Sets what a cache being gathered still lacks; once nothing, it is whole. */
-  private stillMissing(entry: TierCache): void {
+  private stillMissing(entry: TierCache) {
     const missing = probesOf(CONNECTION_TIERS)
       .filter((probe) => this.runs(probe))
       .map((probe) => probe.section)
-      .filter((section) => (section === SECTION.props ? entry.props === undefined : !entry.sections.has(section)));
+      .filter((section) => (section === props.section ? entry.props === undefined : !entry.sections.has(section)));
     if (missing.length > 0) {
       entry.gathering = missing;
       return;
@@ -358,7 +325,7 @@ export class DeviceProber {
   }
 
   /** What a cut read lacks and why. */
-  private cutMessage(run: Run, info: DeviceInfo, entry: TierCache | undefined): string {
+  private cutMessage(run: Run, info: DeviceInfo, entry: TierCache | undefined) {
     const expected = PROBES.filter((probe) => (run.tiers.includes(probe.tier) || run.extra.includes(probe.section)) && this.runs(probe));
     const read = expected.filter((probe) => run.sections.has(probe.section)).length;
     const missing = new Set<string>();
@@ -387,11 +354,11 @@ export class DeviceProber {
   }
 
   /** Whether the script runs this probe (ping only with a safe reachability host). */
-  private runs(probe: Probe): boolean {
+  private runs(probe: Probe) {
     return typeof probe.command === 'string' || probe.command({ reachabilityHost: this.options.config.reachabilityHost }) !== undefined;
   }
 
-  private script(tiers: readonly Tier[], extra: readonly string[], first: readonly string[]): string {
+  private script(tiers: readonly Tier[], extra: readonly string[], first: readonly string[]) {
     const key = `${tiers.join(',')}+${extra.join(',')}>${first.join(',')}`;
     let script = this.scripts.get(key);
     if (!script) {
@@ -405,9 +372,9 @@ export class DeviceProber {
 }
 
 /** This run's sections, and for the cached tiers the last good text of those not read, or read badly. */
-function merged(run: Run, entry: TierCache | undefined): Map<string, string> {
+function merged(run: Run, entry: TierCache | undefined) {
   const sections = new Map(run.sections);
-  sections.delete(SECTION.props);
+  sections.delete(props.section);
   if (entry === undefined) return sections;
   // A slow device's volatile sections this read did not reach: their last good text.
   if (!run.whole) for (const [name, text] of entry.volatile ?? []) if (!sections.has(name)) sections.set(name, text);
@@ -420,7 +387,7 @@ function merged(run: Run, entry: TierCache | undefined): Map<string, string> {
 }
 
 /** Why a read was cut, for the operator; not "replug", which would not help. */
-function describeCut(cut: Cut, timeoutMs: number): string {
+function describeCut(cut: Cut, timeoutMs: number) {
   switch (cut.kind) {
     case 'timeout':
       return `the inventory did not finish within ${timeoutMs} ms (the device is slow, or one of its commands hung)`;
@@ -439,18 +406,18 @@ function bootWindow(run: Run, uptimeSeconds: number): BootWindow {
 }
 
 /** Whether the device booted again since the cache was filled: its uptime went down, or its boot instant moved. */
-function rebooted(entry: TierCache, run: Run): boolean {
-  const uptime = uptimeOf(run.sections);
-  if (uptime === undefined) return false;
-  if (entry.uptime !== undefined && uptime < entry.uptime) return true;
+function rebooted(entry: TierCache, run: Run) {
+  const seconds = uptimeOf(run.sections);
+  if (seconds === undefined) return false;
+  if (entry.uptime !== undefined && seconds < entry.uptime) return true;
   if (entry.boot === undefined) return false;
-  const now = bootWindow(run, uptime);
+  const now = bootWindow(run, seconds);
   const slack = BOOT_SLACK_MS + BOOT_DRIFT * Math.abs(now.at - entry.boot.at);
   return now.earliest > entry.boot.latest + slack || now.latest < entry.boot.earliest - slack;
 }
 
 /** Whether a DeviceInfo has a value at a dotted path (arrays: their first entry). */
-function hasPath(info: DeviceInfo, path: string): boolean {
+function hasPath(info: DeviceInfo, path: string) {
   let value: unknown = info;
   for (const key of path.split('.')) {
     if (Array.isArray(value)) value = value[0];
@@ -461,17 +428,11 @@ function hasPath(info: DeviceInfo, path: string): boolean {
 }
 
 /** A copy that holds no reference to the string it was cut from: V8 keeps a substring as a slice of its parent. */
-function detached(text: string): string {
+function detached(text: string) {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
 
-function uptimeOf(sections: Map<string, string>): number | undefined {
-  const text = sections.get(SECTION.uptime);
-  return text === undefined ? undefined : parseUptimeSeconds(text);
-}
-
-/** A device reached over TCP (adb connect) is described by its host and port. */
-function tunnelInfo(serial: string): Record<string, unknown> | undefined {
-  const address = tcpAddress(serial);
-  return address ? { ...address } : undefined;
+function uptimeOf(sections: Map<string, string>) {
+  const text = sections.get(uptime.section);
+  return text === undefined ? undefined : uptime.parse(text);
 }

@@ -51,7 +51,7 @@ export class InventoryRunner {
    * Starts the inventories the request plans among `records` and waits for them: all for a one-shot command, else
    * within the report wait. An inventory another report started goes on and is reported when it answers.
    */
-  async run(records: readonly DeviceSnapshot[], request: CollectRequest): Promise<void> {
+  async run(records: readonly DeviceSnapshot[], request: CollectRequest) {
     const { refresh, hold } = request;
     const waiting: Array<Promise<void>> = [];
     const keys: string[] = [];
@@ -67,7 +67,7 @@ export class InventoryRunner {
     for (const key of keys) if (this.running.has(key)) this.late.add(key);
   }
 
-  private start(record: DeviceSnapshot): Promise<void> {
+  private start(record: DeviceSnapshot) {
     const { key, serial } = record;
     const { registry, clock } = this.o;
     // News when it answers after the report moved on: a device not yet shown ready.
@@ -81,12 +81,13 @@ export class InventoryRunner {
       })
       .then(
         async (answer) => {
-          // Cut short while the adb server was not answering: the server's fault; the last good reading stays.
-          if (answer.message !== undefined && (await this.serverAtFault(startedAt))) return;
+          // Cut short while the adb server was not answering (asked now): the server's fault; the last good reading stays.
+          if (answer.message !== undefined && (await this.o.server?.blame(startedAt))) return;
           const progress = answer.message !== undefined && this.o.prober.madeProgress(serial, connection);
-          // A cut inventory keeps this connection's last values for the fields it did not read, so the phone never goes
-          // out without its model or state.
-          const info = answer.message === undefined ? answer : withLastKnown(answer, registry.get(key)?.last);
+          // A cut inventory keeps the same phone's last values for the fields it did not read (the prober's answer has no
+          // undefined field), so the phone never goes out without its model or state.
+          const last = registry.get(key)?.last;
+          const info = answer.message === undefined || last?.udid !== answer.udid ? answer : { ...last, ...answer };
           const note = registry.readings.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) registry.facet(REMEMBERED).set(key, info.udid);
@@ -95,7 +96,7 @@ export class InventoryRunner {
         },
         async (err: unknown) => {
           const text = err instanceof Error ? err.message : String(err);
-          if (await this.serverAtFault(startedAt)) {
+          if (await this.o.server?.blame(startedAt)) {
             // Not the phone's failure: no count, no "replug it", nothing for recovery to act on.
             this.o.logger.debug({ serial, err: text }, 'inventory of the device failed while the adb server did not answer; not counted against the device');
             return;
@@ -124,7 +125,7 @@ export class InventoryRunner {
    * The phone's property dump arrived while its first inventory goes on: it is reported with who it is until the
    * inventory ends, and a report that already went without it hears it as news.
    */
-  private identified(key: string, connection: number | undefined, info: DeviceInfo): void {
+  private identified(key: string, connection: number | undefined, info: DeviceInfo) {
     const { registry, clock } = this.o;
     // Kept past the connection too, so a transport that drops before the answer does not leave the next connection with
     // its serial alone.
@@ -132,21 +133,8 @@ export class InventoryRunner {
     if (this.late.has(key)) this.o.news(key);
   }
 
-  /** Whether the adb server, asked now, is to blame for an inventory that started at `since` (monotonic) and failed. */
-  private serverAtFault(since: number): Promise<boolean> {
-    return this.o.server ? this.o.server.blame(since) : Promise.resolve(false);
-  }
-
   /** One warning per device and distinct problem, not one per report. */
-  private logFailure(serial: string, note: OutcomeNote, text: string, what: string): void {
+  private logFailure(serial: string, note: OutcomeNote, text: string, what: string) {
     if (note.newProblem) limited(this.o.logger).warn('device-inventory-problem', { serial, err: text }, what, serial);
   }
-}
-
-/** A cut inventory's fields over the last reading of the same phone: a field it did not read keeps its last known value. */
-function withLastKnown(cut: DeviceInfo, last: DeviceInfo | undefined): DeviceInfo {
-  if (last === undefined || last.udid !== cut.udid) return cut;
-  const merged: Record<string, unknown> = { ...last };
-  for (const [k, v] of Object.entries(cut)) if (v !== undefined) merged[k] = v;
-  return merged as unknown as DeviceInfo;
 }

@@ -5,48 +5,17 @@ import type { Tier } from './probes/types.js';
 // The inventory as ONE shell script, so a full inventory costs one `adb shell` session: each probe prints a delimiter
 // line, then its output. It must run on Android 5 (mksh + toolbox) to 16 (toybox): only commands all of them have,
 // `2>&1` on each, never `su` (it can pop a grant prompt), no shell file tests.
-
-export const SECTION = {
-  props: 'props',
-  uptime: 'uptime',
-  battery: 'battery',
-  df: 'df',
-  meminfo: 'meminfo',
-  wmSize: 'wm_size',
-  wmDensity: 'wm_density',
-  orientation: 'orientation',
-  packages: 'packages',
-  telephony: 'telephony',
-  ip: 'ip',
-  proxy: 'proxy',
-  ping: 'ping',
-  id: 'id',
-  su: 'su',
-  deviceName: 'device_name',
-  bluetoothName: 'bluetooth_name',
-  imei: 'imei',
-  simState: 'sim_state',
-  readinessGlobal: 'readiness_global',
-  readinessSystem: 'readiness_system',
-  readinessKeyguard: 'readiness_keyguard',
-  advancedProtection: 'advanced_protection',
-  pageSize: 'page_size',
-  wearFiles: 'wear_files',
-  wearPackages: 'wear_packages',
-  wearTradeIn: 'wear_tradein',
-} as const;
-
 const END = 'end';
 
 // A token per agent process, unknown to the device, so a device name or prop that reads like a delimiter shifts nothing.
-export const SESSION_TOKEN = randomBytes(6).toString('hex');
+const SESSION_TOKEN = randomBytes(6).toString('hex');
 
-export function marker(name: string, token = SESSION_TOKEN): string {
+export function marker(name: string, token = SESSION_TOKEN) {
   return `<<<DA:${token}:${name}>>>`;
 }
 
 /** How the script starts a section NAME (its delimiter printed by the script's `m`): section names are [a-z0-9_]. */
-export function sectionStart(name: string): string {
+export function sectionStart(name: string) {
   return `m ${name};`;
 }
 
@@ -55,7 +24,7 @@ export const END_MARKER = marker(END);
 
 export { SU_PATHS, isSafeHost } from './su-paths.js';
 
-export interface ScriptOptions {
+interface ScriptOptions {
   /** Host to ping for networkReachability; skipped when absent or unsafe. */
   reachabilityHost?: string;
   /** Which tiers of probes to run (probes/types.ts). */
@@ -67,9 +36,9 @@ export interface ScriptOptions {
 }
 
 /** Seconds one probe command may take where the device has `timeout` (toybox, Android 7+). */
-export const PROBE_TIMEOUT_SECONDS = 10;
+const PROBE_TIMEOUT_SECONDS = 10;
 
-export function buildInventoryScript(opts: ScriptOptions): string {
+export function buildInventoryScript(opts: ScriptOptions) {
   const ctx = { reachabilityHost: opts.reachabilityHost };
   const lines = [
     // t: a slow framework command under `timeout` where there is one, so a hung service empties only its own section.
@@ -101,7 +70,7 @@ export function buildInventoryScript(opts: ScriptOptions): string {
 }
 
 /** Script output cut back into sections. */
-export interface ScriptOutput {
+interface ScriptOutput {
   sections: Map<string, string>;
   /** The script's end marker printed: every section it ran is here, the run is whole. */
   ended: boolean;
@@ -142,7 +111,7 @@ export function splitSections(output: string, token = SESSION_TOKEN): ScriptOutp
 }
 
 // The text from `from` to the delimiter at `at`: whole lines without the last newline, plus the delimiter line's start.
-function body(output: string, from: number, at: number): string {
+function body(output: string, from: number, at: number) {
   const lineStart = output.lastIndexOf('\n', at - 1) + 1;
   if (lineStart <= from) return output.slice(from, at);
   let lines = output.slice(from, lineStart);

@@ -18,6 +18,6 @@ export const SU_PATHS = [
 // Only hostnames and IP literals go into the script: the value is shell text.
 const SAFE_HOST = /^[A-Za-z0-9][A-Za-z0-9.:-]{0,252}$/;
 
-export function isSafeHost(host: string): boolean {
+export function isSafeHost(host: string) {
   return SAFE_HOST.test(host);
 }

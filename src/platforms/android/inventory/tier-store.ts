@@ -13,7 +13,7 @@ const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
 /** The prober's tier caches in the registry's records, each reachable only from the connection it was read on. */
 export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
   const caches = registry.facet(TIER_CACHE);
-  const current = (key: string, connection: number | undefined): boolean =>
+  const current = (key: string, connection: number | undefined) =>
     connection === undefined ? registry.get(key) !== undefined : registry.isCurrent(key, connection);
   return {
     get: (serial, connection) => {
@@ -32,11 +32,11 @@ export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
 }
 
 /** The last good text of a cached section of the device's current connection (readiness reads its section). */
-export function cachedSection(registry: Pick<DeviceRegistry, 'facet'>, key: string, section: string): string | undefined {
+export function cachedSection(registry: Pick<DeviceRegistry, 'facet'>, key: string, section: string) {
   return registry.facet(TIER_CACHE).get(key)?.sections.get(section);
 }
 
 /** A declared property of the current connection's cached dump (readiness reads the build fingerprint for an OTA). */
-export function cachedProp(registry: Pick<DeviceRegistry, 'facet'>, key: string, name: string): string | undefined {
+export function cachedProp(registry: Pick<DeviceRegistry, 'facet'>, key: string, name: string) {
   return registry.facet(TIER_CACHE).get(key)?.props?.[name];
 }

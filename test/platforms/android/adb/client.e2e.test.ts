@@ -92,7 +92,7 @@ describe('AdbClient deadlines', () => {
   it('bounds a request to an adb server that accepts the connection and never answers', async () => {
     const silent = await listen(() => undefined);
     try {
-      const c = new AdbClient({ host: '127.0.0.1', port: silent.port, source: 'test' }, { requestTimeoutMs: 400 });
+      const c = new AdbClient({ host: '127.0.0.1', port: silent.port, source: 'test' }, 400);
       const t0 = Date.now();
       const error = await c.listDevices().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AdbUnreachableError);
@@ -111,7 +111,7 @@ describe('AdbClient deadlines', () => {
     await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
     try {
       const port = (web.address() as net.AddressInfo).port;
-      const c = new AdbClient({ host: '127.0.0.1', port, source: 'test' }, { requestTimeoutMs: 2_000 });
+      const c = new AdbClient({ host: '127.0.0.1', port, source: 'test' }, 2_000);
       for (const call of [() => c.listDevices(), () => c.listDevicesLong(), () => c.version(), () => c.track()]) {
         const error = await call().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(AdbUnreachableError);

@@ -1,9 +1,9 @@
 import { STATUS_AVAILABLE, STATUS_UNAVAILABLE } from '../../../../src/cloud/types.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
 import type { Support } from '../../../../src/cloud/types.js';
 import { assembleDeviceInfo, notReadyDeviceInfo, notReadyMessage } from '../../../../src/platforms/android/inventory/assemble.js';
-import { SECTION } from '../../../../src/platforms/android/inventory/script.js';
 import { fixture } from './fixture.js';
 
 const support: Support = {
@@ -29,7 +29,7 @@ describe('assembleDeviceInfo', () => {
     const info = assembleDeviceInfo({
       adbSerial: 'f89a5ec6',
       adbState: 'device',
-      sections: sections({ [SECTION.props]: fixture('getprop', 'xiaomi-poco-f6-android15.txt') }),
+      sections: sections({ props: fixture('getprop', 'xiaomi-poco-f6-android15.txt') }),
       config,
     });
     expect(info).toMatchObject({
@@ -59,8 +59,8 @@ describe('assembleDeviceInfo', () => {
       adbSerial: 'f89a5ec6',
       adbState: 'device',
       sections: sections({
-        [SECTION.props]: fixture('getprop', 'xiaomi-poco-f6-android15.txt'),
-        [SECTION.deviceName]: 'Lab phone 7\n',
+        props: fixture('getprop', 'xiaomi-poco-f6-android15.txt'),
+        device_name: 'Lab phone 7\n',
       }),
       config,
     });
@@ -72,9 +72,9 @@ describe('assembleDeviceInfo', () => {
       adbSerial: 'emulator-5554',
       adbState: 'device',
       sections: sections({
-        [SECTION.props]: fixture('getprop', 'emulator-sdk-x86_64-android6.txt'),
-        [SECTION.deviceName]: 'null',
-        [SECTION.bluetoothName]: 'null',
+        props: fixture('getprop', 'emulator-sdk-x86_64-android6.txt'),
+        device_name: 'null',
+        bluetooth_name: 'null',
       }),
       config,
     });
@@ -83,13 +83,13 @@ describe('assembleDeviceInfo', () => {
   });
 
   it('root: su listed, or a uid 0 shell; not rooted when neither', () => {
-    const base = { [SECTION.props]: '[ro.secure]: [1]' };
+    const base = { props: '[ro.secure]: [1]' };
     const run = (extra: Record<string, string>) => assemble({ ...base, ...extra }).isRooted;
     const noSu = 'ls: /system/bin/su: No such file or directory\nls: /sbin/su: Permission denied';
     const shell = 'uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0';
-    expect(run({ [SECTION.id]: shell, [SECTION.su]: noSu })).toBe(false);
-    expect(run({ [SECTION.id]: 'uid=0(root) gid=0(root) context=u:r:su:s0', [SECTION.su]: noSu })).toBe(true);
-    expect(run({ [SECTION.id]: shell, [SECTION.su]: 'lrwxrwxrwx 1 root root 7 2024-01-01 00:00 /system/bin/su -> ./magisk' })).toBe(true);
+    expect(run({ id: shell, su: noSu })).toBe(false);
+    expect(run({ id: 'uid=0(root) gid=0(root) context=u:r:su:s0', su: noSu })).toBe(true);
+    expect(run({ id: shell, su: 'lrwxrwxrwx 1 root root 7 2024-01-01 00:00 /system/bin/su -> ./magisk' })).toBe(true);
     expect(run({})).toBeUndefined();
   });
 
@@ -101,7 +101,7 @@ describe('assembleDeviceInfo', () => {
 
   it('never throws on arbitrary sections', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom(...Object.values(SECTION)), fc.string()), (entries) => {
+      fc.property(fc.dictionary(fc.constantFrom(...PROBES.map((p) => p.section)), fc.string()), (entries) => {
         assemble(entries);
       }),
     );
@@ -110,17 +110,17 @@ describe('assembleDeviceInfo', () => {
 
 describe('resolution', () => {
   it('a density without a size says nothing about the panel', () => {
-    expect(assemble({ [SECTION.wmDensity]: fixture('wm', 'density-honor-override.txt') }).resolution).toBeUndefined();
+    expect(assemble({ wm_density: fixture('wm', 'density-honor-override.txt') }).resolution).toBeUndefined();
   });
 
   it('a size without a density has no projection', () => {
-    expect(assemble({ [SECTION.wmSize]: fixture('wm', 'size-redmi-note1-noise.txt') }).resolution).toEqual({ width: 720, height: 1280 });
+    expect(assemble({ wm_size: fixture('wm', 'size-redmi-note1-noise.txt') }).resolution).toEqual({ width: 720, height: 1280 });
   });
 });
 
 describe('uptime and bootTime', () => {
   const uptime = fixture('uptime', 'proc-uptime-goadb-8core.txt'); // "52784.18 409860.90"
-  const withUptime = (observedAtMs?: number) => assemble({ [SECTION.uptime]: uptime }, observedAtMs);
+  const withUptime = (observedAtMs?: number) => assemble({ uptime: uptime }, observedAtMs);
 
   it('dates the boot by the host clock when the output arrived, to the second', () => {
     const observedAtMs = Date.UTC(2026, 10, 21, 12, 0, 0, 500);
@@ -179,11 +179,10 @@ describe('isRooted evidence', () => {
       adbSerial: 's',
       adbState: 'device',
       sections: sections({
-        [SECTION.props]: '[ro.secure]: [0]\n[ro.debuggable]: [1]\n[service.adb.root]: [1]\n',
+        props: '[ro.secure]: [0]\n[ro.debuggable]: [1]\n[service.adb.root]: [1]\n',
         // `id` of a car head unit's adb shell (github.com/ezhigval/chery_tiggo_8PMN_Renesas, REVERSE_ENGINEERING_REPORT.md), first two lines.
-        [SECTION.id]:
-          'uid=2000(shell) gid=2000(shell)\ngroups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid)',
-        [SECTION.su]: 'ls: /system/bin/su: No such file or directory',
+        id: 'uid=2000(shell) gid=2000(shell)\ngroups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid)',
+        su: 'ls: /system/bin/su: No such file or directory',
       }),
       config,
     });
@@ -192,7 +191,7 @@ describe('isRooted evidence', () => {
 });
 
 describe('proxy', () => {
-  const run = (text: string) => assemble({ [SECTION.proxy]: text }).networkReachability?.proxy;
+  const run = (text: string) => assemble({ proxy: text }).networkReachability?.proxy;
 
   it('set, unset, and unknown when settings failed', () => {
     expect(run('proxy.lab:3128\n')).toBe(true);
@@ -204,16 +203,16 @@ describe('proxy', () => {
 
 describe('battery', () => {
   it('the contract gets its six figures; the wear figures and the charger go beside, dated, never in the battery object', () => {
-    const info = assemble({ [SECTION.battery]: fixture('battery', 'samsung-galaxy-a35-sm-a356e-android16.txt') }, 1_755_000_000_000);
+    const info = assemble({ battery: fixture('battery', 'samsung-galaxy-a35-sm-a356e-android16.txt') }, 1_755_000_000_000);
     expect(info.battery).toEqual({ status: 'NOT_CHARGING', temperature: 33, voltage: 4338, health: 'GOOD', technology: 'Li-ion', percentage: '95' });
     expect(info.batteryDetail).toEqual({ externalPower: true, cycleCount: 619, healthPercent: 86, observedAtMs: 1_755_000_000_000 });
   });
 
   it('the charger of a Xiaomi on fast charging; none of it for a service that prints no such line', () => {
-    expect(assemble({ [SECTION.battery]: fixture('battery', 'xiaomi-redmi-note14-hyperos3.txt') }).batteryDetail).toEqual({
+    expect(assemble({ battery: fixture('battery', 'xiaomi-redmi-note14-hyperos3.txt') }).batteryDetail).toEqual({
       externalPower: true,
       chargerMillivolts: 11000,
     });
-    expect(assemble({ [SECTION.battery]: 'Current Battery Service state:\n  level: 50\n' })).not.toHaveProperty('batteryDetail');
+    expect(assemble({ battery: 'Current Battery Service state:\n  level: 50\n' })).not.toHaveProperty('batteryDetail');
   });
 });

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
 import { identityFromProps } from '../../../../src/platforms/android/inventory/identity.js';
 import { parseGetprop, type Props } from '../../../../src/platforms/android/inventory/parsers/getprop.js';
-import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/props.js';
+import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/device.js';
 import { DECLARED_PROPS, PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
-import { recordedCommand, type FillContext, type Probe } from '../../../../src/platforms/android/inventory/probes/types.js';
+import type { FillContext, Probe } from '../../../../src/platforms/android/inventory/probes/types.js';
 import { listProfiles, loadProfile } from '../../../sim/profile.js';
-import { NOTHING_DISABLED } from './support.js';
+import { NOTHING_DISABLED, recordedCommand } from './support.js';
 
 // Each probe declares the properties its fill reads (Probe.props); the
 // assembler hands it those only, and the prober keeps no others of a dump. A

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
 import { notReadyDeviceInfo } from '../../../../src/platforms/android/inventory/assemble.js';
-import { dedupeByUdid } from '../../../../src/platforms/android/inventory/dedupe.js';
+import { keptByUdid } from '../../../../src/platforms/android/inventory/dedupe.js';
+
+const dedupeByUdid = (infos: readonly DeviceInfo[]) => keptByUdid(infos).map((k) => k.info);
 
 function ready(udid: string, serial: string, tunnel?: Record<string, unknown>): DeviceInfo {
   const info: DeviceInfo = {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AdbClient, ShellOptions } from '../../../../src/platforms/android/adb/client.js';
 import { DeviceProber } from '../../../../src/platforms/android/inventory/probe.js';
-import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/props.js';
-import { marker, SECTION } from '../../../../src/platforms/android/inventory/script.js';
+import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/device.js';
+import { marker } from '../../../../src/platforms/android/inventory/script.js';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
 import { fixture } from './fixture.js';
 import { NOTHING_DISABLED } from './support.js';
@@ -18,7 +18,7 @@ const dump = fixture('getprop', 'xiaomi-poco-f6-android15.txt');
 const phone = {
   shell(_serial: string, script: string, options: ShellOptions) {
     const names = [...script.matchAll(/^m ([a-z0-9_]+);/gm)].map((m) => m[1]!);
-    const output = names.map((name) => `${marker(name)}\n${name === SECTION.props ? `${dump}\n` : ''}`).join('');
+    const output = names.map((name) => `${marker(name)}\n${name === 'props' ? `${dump}\n` : ''}`).join('');
     for (let at = 0; at < output.length; at += 4096) options.onData?.(Buffer.from(output.slice(at, at + 4096)));
     return Promise.resolve({ output, bytes: Buffer.byteLength(output) });
   },

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
 import { assembleDeviceInfo } from '../../../../src/platforms/android/inventory/assemble.js';
-import { buildInventoryScript, SECTION, splitSections } from '../../../../src/platforms/android/inventory/script.js';
+import { buildInventoryScript, splitSections } from '../../../../src/platforms/android/inventory/script.js';
+import { PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
 import { TIERS } from '../../../../src/platforms/android/inventory/probes/types.js';
 import { loadProfile } from '../../../sim/profile.js';
 import { spawnShell } from '../../../sim/shell.js';
@@ -46,7 +47,7 @@ async function inventory(profileName: string, adbSerial: string): Promise<{ info
 describe('inventory of recorded devices', () => {
   it('every section prints even where commands are missing, through a pty (Android 6)', async () => {
     const { sections } = await inventory('emulator-sdk-android6', 'emulator-5554');
-    expect(sections.size).toBe(Object.keys(SECTION).length);
+    expect(sections.size).toBe(PROBES.length);
     for (const text of sections.values()) expect(text).not.toContain('\r');
   });
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildInventoryScript, END_MARKER, marker, SECTION, sectionStart, splitSections } from '../../../../src/platforms/android/inventory/script.js';
+import { PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
+import { buildInventoryScript, END_MARKER, marker, sectionStart, splitSections } from '../../../../src/platforms/android/inventory/script.js';
 import { TIERS } from '../../../../src/platforms/android/inventory/probes/types.js';
 
 describe('buildInventoryScript', () => {
@@ -19,13 +20,13 @@ describe('buildInventoryScript', () => {
   });
 
   it('adds the connection tier only on request', () => {
-    expect(buildInventoryScript({ tiers: ['slow', 'volatile'] })).not.toContain(sectionStart(SECTION.imei));
-    expect(buildInventoryScript({ tiers: TIERS })).toContain(sectionStart(SECTION.imei));
+    expect(buildInventoryScript({ tiers: ['slow', 'volatile'] })).not.toContain(sectionStart('imei'));
+    expect(buildInventoryScript({ tiers: TIERS })).toContain(sectionStart('imei'));
   });
 
   it('reads the uptime last, just before the output reaches the host', () => {
     expect(buildInventoryScript({ tiers: TIERS, reachabilityHost: 'h' }).trim().split('\n').slice(-2)[0]).toContain(
-      `${sectionStart(SECTION.uptime)} cat /proc/uptime`,
+      `${sectionStart('uptime')} cat /proc/uptime`,
     );
   });
 
@@ -33,7 +34,7 @@ describe('buildInventoryScript', () => {
     expect(buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: '10.0.0.1' })).toContain('ping -c 1 -W 2 -w 3 10.0.0.1');
     const evil = buildInventoryScript({ tiers: ['slow', 'volatile'], reachabilityHost: 'x; reboot' });
     expect(evil).not.toContain('reboot');
-    expect(evil).not.toContain(sectionStart(SECTION.ping));
+    expect(evil).not.toContain(sectionStart('ping'));
   });
 
   it('runs under a POSIX sh with stub commands and splits back into every section', () => {
@@ -48,14 +49,14 @@ describe('buildInventoryScript', () => {
     const out = execFileSync('/bin/sh', ['-c', script], { env: { PATH: dir }, encoding: 'utf8' });
     const { sections, ended } = splitSections(out);
     expect(ended).toBe(true);
-    expect(sections.get(SECTION.props)).toBe('getprop ');
+    expect(sections.get('props')).toBe('getprop ');
     // Filtered on the phone: the stub's line is no battery key's.
-    expect(sections.get(SECTION.battery)).toBe('');
-    expect(sections.get(SECTION.df)).toBe('df /data');
-    expect(sections.get(SECTION.deviceName)).toBe('settings get global device_name');
-    expect(sections.get(SECTION.imei)).toBe('service call iphonesubinfo 1');
-    expect(sections.get(SECTION.ping)).toBe('ping -c 1 -W 2 -w 3 example.org');
-    expect(sections.size).toBe(Object.keys(SECTION).length);
+    expect(sections.get('battery')).toBe('');
+    expect(sections.get('df')).toBe('df /data');
+    expect(sections.get('device_name')).toBe('settings get global device_name');
+    expect(sections.get('imei')).toBe('service call iphonesubinfo 1');
+    expect(sections.get('ping')).toBe('ping -c 1 -W 2 -w 3 example.org');
+    expect(sections.size).toBe(PROBES.length);
   });
 });
 
@@ -110,9 +111,9 @@ describe('delimiter spoofing', () => {
   });
 
   it('keeps a section whose command printed no final newline (the next delimiter lands on its last line)', () => {
-    const out = `${marker(SECTION.props)}\n[a]: [1]\n[b]: [2]${marker(SECTION.imei)}\nResult: Parcel(\n${marker('end')}\n`;
+    const out = `${marker('props')}\n[a]: [1]\n[b]: [2]${marker('imei')}\nResult: Parcel(\n${marker('end')}\n`;
     const { sections } = splitSections(out);
-    expect(sections.get(SECTION.props)).toBe('[a]: [1]\n[b]: [2]');
-    expect(sections.get(SECTION.imei)).toBe('Result: Parcel(');
+    expect(sections.get('props')).toBe('[a]: [1]\n[b]: [2]');
+    expect(sections.get('imei')).toBe('Result: Parcel(');
   });
 });

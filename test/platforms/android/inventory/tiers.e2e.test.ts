@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
 import { DeviceProber } from '../../../../src/platforms/android/inventory/probe.js';
-import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/props.js';
+import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/device.js';
 import { DECLARED_PROPS, PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
 import { AdbServer } from '../../../sim/adb-server.js';
 import { listProfiles, loadProfile, parseGetprop, withProps, withSerial, type Profile } from '../../../sim/profile.js';

@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { assembleDeviceInfo } from '../../../../src/platforms/android/inventory/assemble.js';
 import { parseGetprop } from '../../../../src/platforms/android/inventory/parsers/getprop.js';
-import { SECTION } from '../../../../src/platforms/android/inventory/script.js';
 import { fixture } from './fixture.js';
 import { NOTHING_DISABLED } from './support.js';
 
@@ -16,7 +15,7 @@ const assemble = (adbSerial: string, props: string) =>
   assembleDeviceInfo({
     adbSerial,
     adbState: 'device',
-    sections: new Map([[SECTION.props, props]]),
+    sections: new Map([['props', props]]),
     config: { addedToCloud: true, support },
   });
 

@@ -28,13 +28,5 @@ export function parseAdvancedProtection(text: string): AdvancedProtection | unde
     .filter((l) => l !== '');
   if (lines.length === 1 && lines[0] === 'sdk:older') return 'off';
   if (lines.length !== 2 || lines[0] !== 'sdk:36+') return undefined;
-  switch (lines[1]) {
-    case '1':
-      return 'on';
-    case '0':
-    case 'null':
-      return 'off';
-    default:
-      return undefined;
-  }
+  return lines[1] === '1' ? 'on' : lines[1] === '0' || lines[1] === 'null' ? 'off' : undefined;
 }

@@ -82,19 +82,19 @@ function fields(text: string) {
   return map;
 }
 
-function int(value: string | undefined): number | undefined {
+function int(value: string | undefined) {
   if (!/^-?\d+$/.test(value ?? '')) return undefined;
   const n = Number(value);
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-function bool(value: string | undefined): boolean | undefined {
+function bool(value: string | undefined) {
   return value === 'true' ? true : value === 'false' ? false : undefined;
 }
 
 // Most devices print millivolts, some kernels microvolts, a few old ones volts. A Li-ion cell sits between 1 and 5 V: a
 // figure no unit fits (a dummy battery's "voltage: 13") is left out rather than guessed.
-function millivolts(raw: number | undefined): number | undefined {
+function millivolts(raw: number | undefined) {
   if (raw === undefined || raw <= 0) return undefined;
   if (raw >= 1_000_000 && raw <= 5_000_000) return Math.round(raw / 1000);
   if (raw >= 1000 && raw <= 5000) return raw;
@@ -103,23 +103,23 @@ function millivolts(raw: number | undefined): number | undefined {
 }
 
 // healthd prints the charger's voltage_max; beyond what USB Power Delivery offers (48 V) it is no reading.
-function chargerMillivolts(microvolts: number | undefined): number | undefined {
+function chargerMillivolts(microvolts: number | undefined) {
   if (microvolts === undefined || microvolts < 1_000_000 || microvolts > 48_000_000) return undefined;
   return Math.round(microvolts / 1000);
 }
 
 // Newer One UI prints the figure in brackets ("[86]"), older without; BSOH may carry decimals ("100.00").
-function samsungNumber(value: string | undefined): number | undefined {
+function samsungNumber(value: string | undefined) {
   const match = /^\[?\s*(\d+(?:\.\d+)?)\s*\]?$/.exec(value ?? '');
   return match ? Number(match[1]) : undefined;
 }
 
-function percentOf(value: number | undefined): number | undefined {
+function percentOf(value: number | undefined) {
   return value !== undefined && value > 0 && value <= 100 ? Math.floor(value) : undefined;
 }
 
 // Half away from zero, so -4.5 °C reads -5 like 4.5 reads 5.
-function roundHalfAway(value: number): number {
+function roundHalfAway(value: number) {
   return Math.sign(value) * Math.round(Math.abs(value)) || 0;
 }
 
@@ -155,12 +155,12 @@ export function parseBattery(text: string): BatteryReading {
 }
 
 // Discharged charge in % of a full charge: every 100 is one full cycle.
-function cyclesOf(percentDischarged: number | undefined): number | undefined {
+function cyclesOf(percentDischarged: number | undefined) {
   return percentDischarged === undefined ? undefined : Math.floor(percentDischarged / 100);
 }
 
 /** Whether a charger, cable or dock powers the phone; undefined when the service prints none of the four lines. */
-export function onExternalPower(reading: BatteryReading): boolean | undefined {
+export function onExternalPower(reading: BatteryReading) {
   const flags = [reading.acPowered, reading.usbPowered, reading.wirelessPowered, reading.dockPowered].filter((f) => f !== undefined);
   return flags.length ? flags.some(Boolean) : undefined;
 }
@@ -169,7 +169,7 @@ export function onExternalPower(reading: BatteryReading): boolean | undefined {
  * Whether healthd fixes level and temperature: with `ro.boot.fake_battery` a number other than 0 (read by strtol),
  * BatteryMonitor.cpp answers 42 and 42.4 °C whatever the hardware. Boards without a battery set it.
  */
-export function fixedByHealthd(fakeBatteryProp: string | undefined): boolean {
+export function fixedByHealthd(fakeBatteryProp: string | undefined) {
   const match = /^\s*([+-]?\d+)/.exec(fakeBatteryProp ?? '');
   return match !== null && Number(match[1]) !== 0;
 }

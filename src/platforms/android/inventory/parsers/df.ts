@@ -16,7 +16,7 @@ export interface Capacity {
 const UNITS: Record<string, number> = { '': 1, B: 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4, P: 1024 ** 5 };
 
 /** "21.9G" → bytes; plain numbers are multiplied by `plainUnit`. */
-export function parseSize(text: string, plainUnit = 1): number | undefined {
+export function parseSize(text: string, plainUnit = 1) {
   const match = /^(\d+(?:\.\d+)?)([BKMGTP]?)$/i.exec(text.trim());
   if (!match) return undefined;
   const [, number = '', unit = ''] = match;

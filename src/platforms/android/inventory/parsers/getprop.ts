@@ -5,10 +5,10 @@
 export type Props = Readonly<Record<string, string>>;
 
 const SPACE = /\s/;
-const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || (c > 127 && SPACE.test(String.fromCharCode(c)));
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || (c > 127 && SPACE.test(String.fromCharCode(c)));
 
 // The end of a line without its trailing blanks, as String#trimEnd cuts them.
-function trimmedEnd(text: string, from: number, to: number): number {
+function trimmedEnd(text: string, from: number, to: number) {
   while (to > from && isSpace(text.charCodeAt(to - 1))) to--;
   return to;
 }
@@ -17,7 +17,7 @@ function trimmedEnd(text: string, from: number, to: number): number {
 const OPENING = /\[[^[\]\s]+\]: \[/y;
 
 // A line terminator other than \n (U+2028, U+2029) inside a value means the line opens no property.
-function hasSeparator(text: string, from: number, to: number): boolean {
+function hasSeparator(text: string, from: number, to: number) {
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x2028 || c === 0x2029) return true;
@@ -30,7 +30,7 @@ function hasSeparator(text: string, from: number, to: number): boolean {
 // `keep`: the only properties wanted; the others are scanned past, not cut out and stored (half the time).
 export function parseGetprop(text: string, keep?: ReadonlySet<string>): Props {
   // A null-prototype object keeps keys such as "__proto__" as plain data.
-  const props: Record<string, string> = Object.create(null) as Record<string, string>;
+  const props = Object.create(null) as Record<string, string>;
   if (text.includes('\r')) text = text.replace(/\r/g, '');
   const separators = text.includes('\u2028') || text.includes('\u2029');
   let key: string | undefined;
@@ -77,7 +77,7 @@ export function parseGetprop(text: string, keep?: ReadonlySet<string>): Props {
 }
 
 /** The value of the first key that has a non-empty, trimmed value. */
-export function firstProp(props: Props, keys: readonly string[]): string | undefined {
+export function firstProp(props: Props, keys: readonly string[]) {
   for (const key of keys) {
     const value = props[key]?.trim();
     if (value) return value;

@@ -3,7 +3,7 @@
 
 import { isUnsetSetting, parseSettingValue } from './settings.js';
 
-export interface Address {
+interface Address {
   iface: string;
   address: string;
 }
@@ -35,7 +35,7 @@ export function parseIpAddresses(text: string): Address[] {
 // Wi-Fi first (what a lab reaches the phone by), then Ethernet, then anything else but loopback.
 const PREFERENCE = [/^wlan/, /^eth/, /^(rmnet|ccmni|seth|rev_rmnet|v4-rmnet)/];
 
-export function preferredAddress(addresses: Address[]): string | undefined {
+export function preferredAddress(addresses: Address[]) {
   const usable = addresses.filter((a) => a.iface !== 'lo' && !a.address.startsWith('127.'));
   for (const pattern of PREFERENCE) {
     const hit = usable.find((a) => pattern.test(a.iface));
@@ -45,7 +45,7 @@ export function preferredAddress(addresses: Address[]): string | undefined {
 }
 
 /** `settings get global http_proxy`: "host:port" when set; "null", empty or ":0" (what Settings leaves after clearing a proxy) when not. */
-export function parseProxy(value: string | undefined): boolean | undefined {
+export function parseProxy(value: string | undefined) {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (trimmed === '' || trimmed === 'null' || trimmed === ':0') return false;
@@ -53,7 +53,7 @@ export function parseProxy(value: string | undefined): boolean | undefined {
 }
 
 /** `settings get global http_proxy` raw: false for "null", undefined when the command failed, else parseProxy's word. */
-export function parseProxySetting(text: string): boolean | undefined {
+export function parseProxySetting(text: string) {
   return isUnsetSetting(text) ? false : parseProxy(parseSettingValue(text));
 }
 

@@ -8,13 +8,13 @@
 
 const ROTATION = /^(?:([0-3])|Rotation(0|90|180|270))$/;
 
-function degrees(token: string | undefined): number | undefined {
+function degrees(token: string | undefined) {
   const match = ROTATION.exec(token ?? '');
   if (!match) return undefined;
   return match[1] !== undefined ? Number(match[1]) * 90 : Number(match[2]);
 }
 
-export function parseOrientation(text: string): number | undefined {
+export function parseOrientation(text: string) {
   const clean = text.replace(/\r/g, '');
   const patterns = [/^\s*SurfaceOrientation:\s*(\S+)\s*$/m, /^\s*InputDeviceOrientation:\s*(\S+)\s*$/m, /Viewport INTERNAL:[^\n]*?\borientation=(\d)\b/];
   for (const pattern of patterns) {

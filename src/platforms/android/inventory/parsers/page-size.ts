@@ -11,7 +11,7 @@
 
 const PAGE_SIZES = new Set([4096, 16384, 65536]);
 
-export function parsePageSize(text: string): number | undefined {
+export function parsePageSize(text: string) {
   const line = text.replace(/\r/g, '').trim();
   if (!/^\d{4,6}$/.test(line)) return undefined;
   const size = Number(line);

@@ -2,7 +2,7 @@
 // listing of known su paths.
 
 /** `id` output, e.g. "uid=2000(shell) gid=2000(shell) groups=... context=u:r:shell:s0". */
-export function parseIdUid(text: string): number | undefined {
+export function parseIdUid(text: string) {
   const match = /(?:^|\s)uid=(\d+)/.exec(text);
   if (!match) return undefined;
   const uid = Number(match[1]);
@@ -13,7 +13,7 @@ export function parseIdUid(text: string): number | undefined {
 const LISTED = /^[-l][-rwxsStT]{9}/;
 
 /** `ls -l <su paths>`: true when an su is listed, false when none is, undefined when the text is not a listing. */
-export function parseSuListing(text: string): boolean | undefined {
+export function parseSuListing(text: string) {
   const lines = text
     .replace(/\r/g, '')
     .split('\n')

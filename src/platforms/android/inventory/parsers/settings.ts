@@ -7,7 +7,7 @@
 const FAILURE =
   /^(\/system\/bin\/sh: |sh: |timeout: |Error|Exception|java\.|\s+at |Security exception|usage:|(cmd: )?Can't find service|Invalid (command|namespace|table|user)\b|Too many arguments$|Bad arguments$|Unspecified command$|Unable to run settings command$|Argument expected to be 'default'$|Can't (read|set|clear) key |List failed in |--user not supported)|not found$|No such file or directory$|Permission denied$|inaccessible or not found/i;
 
-export function parseSettingValue(text: string): string | undefined {
+export function parseSettingValue(text: string) {
   const lines = text
     .replace(/\r/g, '')
     .split('\n')
@@ -22,7 +22,7 @@ export function parseSettingValue(text: string): string | undefined {
  * A free-text setting a person types (the device's name): any shell user can put a newline in it, and `settings get`
  * prints it over several lines. Those lines are the value unless one of them is a failure.
  */
-export function parseSettingText(text: string): string | undefined {
+export function parseSettingText(text: string) {
   const lines = text.replace(/\r/g, '').replace(/\n+$/, '').split('\n');
   if (lines.some((line) => FAILURE.test(line.trim()))) return undefined;
   const value = lines.join('\n').trim();
@@ -30,12 +30,12 @@ export function parseSettingText(text: string): string | undefined {
 }
 
 /** True when the output says the setting is not set ("null"), as opposed to a failed call. */
-export function isUnsetSetting(text: string): boolean {
+export function isUnsetSetting(text: string) {
   return text.replace(/\r/g, '').trim() === 'null';
 }
 
 /** A value as a reader that must tell unset from failed needs it: the value, `null` for an unset key, undefined for a failed call. */
-export function parseSettingOrUnset(text: string): string | undefined {
+export function parseSettingOrUnset(text: string) {
   return isUnsetSetting(text) ? 'null' : parseSettingValue(text);
 }
 
@@ -49,7 +49,7 @@ export function parseSettingOrUnset(text: string): string | undefined {
  * refuses adb's shell so until a developer toggle is on
  * (test/platforms/android/inventory/parsers/fixtures/SOURCES.md, settings-put/).
  */
-export function parseWriteRefusal(text: string): string | undefined {
+export function parseWriteRefusal(text: string) {
   for (const line of text.replace(/\r/g, '').split('\n')) {
     const m = /^\s*(?:java\.lang\.SecurityException|Security exception): (.+)$/.exec(line);
     if (m) return m[1]!.trim().slice(0, 300);

@@ -27,7 +27,7 @@ export function parseTelephonyRegistry(text: string): Registry {
 }
 
 /** One state for the device: connected on any SIM wins. */
-export function mobileDataState(registry: Registry): string | undefined {
+export function mobileDataState(registry: Registry) {
   if (registry.dataStates.includes('CONNECTED')) return 'CONNECTED';
   return registry.dataStates[0];
 }
@@ -37,7 +37,7 @@ export function mobileDataState(registry: Registry): string | undefined {
  * word the status (0 = no exception), the second the length in UTF-16 units, then two characters per little-endian
  * word. Undefined for an exception parcel (Android 10+ denies the shell).
  */
-export function parseParcelString(text: string): string | undefined {
+export function parseParcelString(text: string) {
   if (!/Result: Parcel\(/.test(text)) return undefined;
   const words: number[] = [];
   for (const match of text.matchAll(/0x[0-9a-f]+:\s+((?:[0-9a-f]{8}\s+){0,3}[0-9a-f]{8})/gi)) {
@@ -64,7 +64,7 @@ export function isImei(value: string | undefined): value is string {
 }
 
 /** gsm.sim.state holds one comma-separated state per SIM slot. */
-export function simSlots(simState: string | undefined): string[] {
+export function simSlots(simState: string | undefined) {
   if (simState === undefined || simState.trim() === '') return [];
   return simState.split(',').map((s) => s.trim());
 }
@@ -85,7 +85,7 @@ const MEID_KEYS = ['ro.ril.oem.meid', 'persist.radio.meid', 'ro.vendor.oem.meid'
 export const IDENTIFIER_PROPS: readonly string[] = [...IMEI_PAIR_KEYS.flat(), IMEI_LIST_KEY, ...MEID_KEYS];
 
 /** IMEI per SIM slot from vendor props, in slot order ('' where a slot has none). */
-export function imeisFromProps(props: Readonly<Record<string, string>>): string[] {
+export function imeisFromProps(props: Readonly<Record<string, string>>) {
   for (const [first, second] of IMEI_PAIR_KEYS) {
     const pair = [props[first]?.trim(), props[second]?.trim()];
     if (pair.some(isImei)) return trimEmpty(pair.map((value) => (isImei(value) ? value : '')));
@@ -95,7 +95,7 @@ export function imeisFromProps(props: Readonly<Record<string, string>>): string[
 }
 
 /** MEID (14 hex digits, CDMA) from vendor props. */
-export function meidFromProps(props: Readonly<Record<string, string>>): string | undefined {
+export function meidFromProps(props: Readonly<Record<string, string>>) {
   for (const key of MEID_KEYS) {
     const value = props[key]?.trim();
     if (value !== undefined && /^[0-9A-Fa-f]{14}$/.test(value)) return value;
@@ -103,7 +103,7 @@ export function meidFromProps(props: Readonly<Record<string, string>>): string |
   return undefined;
 }
 
-function trimEmpty(values: string[]): string[] {
+function trimEmpty(values: string[]) {
   const result = [...values];
   while (result.length > 0 && result[result.length - 1] === '') result.pop();
   return result;

@@ -132,7 +132,7 @@ function batteryOf(supplies: Map<string, Supply>, unread: Unread[]): BatteryWear
  * below 20,000), and what the cell holds now lies between a fifth and one
  * and a half times its design (a gauge that reports 100, or 0, reads nothing).
  */
-export function capacityOf(full: number, design: number): { full: number; design: number } | undefined {
+export function capacityOf(full: number, design: number) {
   const scale = design >= 500_000 && design <= 20_000_000 ? 1000 : design >= 500 && design <= 20_000 ? 1 : undefined;
   if (scale === undefined) return undefined;
   const f = full / scale;
@@ -163,12 +163,12 @@ function storageOf(life: Map<string, string>, unread: Unread[]): StorageWear | u
 }
 
 /** The worst of the estimations given, as the upper end of its band (0x01: up to 10 %); 0x00 (not defined) and values past 0x0B read nothing. */
-function lifeUsed(bands: readonly string[]): number | undefined {
+function lifeUsed(bands: readonly string[]) {
   const steps = bands.map((b) => parseInt(b, 16)).filter((n) => n >= 1 && n <= 0x0b);
   return steps.length === 0 ? undefined : Math.min(100, Math.max(...steps) * 10);
 }
 
-function eolOf(text: string | undefined): StorageWear['preEol'] {
+function eolOf(text: string | undefined) {
   const m = /^0x0([123])$/.exec(text ?? '');
   return m ? (['normal', 'warning', 'urgent'] as const)[Number(m[1]) - 1] : undefined;
 }
@@ -179,7 +179,7 @@ function errorOf(line: string): Unread['why'] {
   return 'garbage';
 }
 
-function safe(digits: string): number | undefined {
+function safe(digits: string) {
   const n = Number(digits);
   return Number.isSafeInteger(n) ? n : undefined;
 }

@@ -16,6 +16,7 @@
 // directory"; a phone whose service refuses prints something other than
 // JSON. Pure.
 import type { BatteryWear, StorageWear, Unread } from '../../../wear.js';
+import { jsonObject } from '../../../../util/json-object.js';
 
 export interface WearTradeIn {
   battery?: BatteryWear;
@@ -62,28 +63,23 @@ export function parseWearTradeIn(text: string): WearTradeIn {
  * neither the phone's IMEIs nor its serial are held in memory; any other
  * output (an error) as it was, cut short.
  */
-export function shrinkTradeIn(text: string): string {
+export function shrinkTradeIn(text: string) {
   const json = objectOf(text.replace(/\r/g, '').trim());
   if (json === undefined) return text.slice(0, 200);
   return JSON.stringify({ battery: json.battery, storage: json.storage, locks: json.locks });
 }
 
-function objectOf(text: string): Record<string, unknown> | undefined {
+function objectOf(text: string) {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
-  if (start < 0 || end <= start) return undefined;
-  try {
-    return record(JSON.parse(text.slice(start, end + 1)));
-  } catch {
-    return undefined;
-  }
+  return start < 0 || end <= start ? undefined : jsonObject(text.slice(start, end + 1));
 }
 
-function record(v: unknown): Record<string, unknown> | undefined {
+function record(v: unknown) {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-function int(v: unknown, min: number, max: number): number | undefined {
+function int(v: unknown, min: number, max: number) {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
   return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
 }

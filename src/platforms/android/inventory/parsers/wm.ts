@@ -1,5 +1,6 @@
 // Parses `wm size` and `wm density`: a "Physical" line and, when someone set an override (`wm size 720x1280`), an
 // "Override" line. Some vendor builds print noise first ("open: Permission denied" on Redmi devices).
+import { dropUndefined } from '../../../../util/drop-undefined.js';
 
 export interface WmSize {
   physical?: { width: number; height: number };
@@ -11,7 +12,7 @@ export interface WmDensity {
   override?: number;
 }
 
-function size(text: string, kind: string): { width: number; height: number } | undefined {
+function size(text: string, kind: string) {
   const match = new RegExp(`^\\s*${kind} size:\\s*(\\d{1,6})x(\\d{1,6})\\s*$`, 'm').exec(text.replace(/\r/g, ''));
   if (!match) return undefined;
   const width = Number(match[1]);
@@ -19,26 +20,16 @@ function size(text: string, kind: string): { width: number; height: number } | u
   return width > 0 && height > 0 ? { width, height } : undefined;
 }
 
-function density(text: string, kind: string): number | undefined {
+function density(text: string, kind: string) {
   const match = new RegExp(`^\\s*${kind} density:\\s*(\\d{1,5})\\s*$`, 'm').exec(text.replace(/\r/g, ''));
   const value = match ? Number(match[1]) : 0;
   return value > 0 ? value : undefined;
 }
 
 export function parseWmSize(text: string): WmSize {
-  const result: WmSize = {};
-  const physical = size(text, 'Physical');
-  const override = size(text, 'Override');
-  if (physical) result.physical = physical;
-  if (override) result.override = override;
-  return result;
+  return dropUndefined({ physical: size(text, 'Physical'), override: size(text, 'Override') });
 }
 
 export function parseWmDensity(text: string): WmDensity {
-  const result: WmDensity = {};
-  const physical = density(text, 'Physical');
-  const override = density(text, 'Override');
-  if (physical !== undefined) result.physical = physical;
-  if (override !== undefined) result.override = override;
-  return result;
+  return dropUndefined({ physical: density(text, 'Physical'), override: density(text, 'Override') });
 }

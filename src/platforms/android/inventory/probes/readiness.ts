@@ -36,7 +36,7 @@ export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.a
  * (`rows:NAMESPACE=N`, the script's `tally`): a list that printed rows and
  * exited 0 was read whole, so a key absent from it is no row of the phone's.
  */
-function settingsList(namespace: keyof typeof READINESS_SETTINGS): string {
+function settingsList(namespace: keyof typeof READINESS_SETTINGS) {
   const keys = READINESS_SETTINGS[namespace].map((k) => `'${k}=*'`).join(' ');
   return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | tally ${namespace} 'namespace:*' 'status:*' ${keys}`;
 }

@@ -1,28 +1,12 @@
 // Every inventory probe, in script order. The uptime probe stays last: the
-// agent dates the boot by its own clock when the output arrives (uptime.ts).
-import { battery } from './battery.js';
-import { bluetoothName } from './bluetooth-name.js';
-import { deviceName } from './device-name.js';
-import { df } from './df.js';
-import { id } from './id.js';
-import { imei } from './imei.js';
-import { ip } from './ip.js';
-import { meminfo } from './meminfo.js';
-import { orientation } from './orientation.js';
-import { packages } from './packages.js';
-import { ping } from './ping.js';
-import { props } from './props.js';
+// agent dates the boot by its own clock when the output arrives (resources.ts).
+import { battery, df, meminfo, uptime } from './resources.js';
+import { advancedProtection, bluetoothName, deviceName, id, packages, pageSize, props, su } from './device.js';
+import { imei, simState, telephony } from './telephony.js';
+import { ip, ping, proxy } from './network.js';
+import { orientation, wmDensity, wmSize } from './display.js';
 import { readinessGlobal, readinessKeyguard, readinessSystem } from './readiness.js';
-import { advancedProtection } from './advanced-protection.js';
-import { pageSize } from './page-size.js';
-import { proxy } from './proxy.js';
-import { simState } from './sim-state.js';
-import { su } from './su.js';
-import { telephony } from './telephony.js';
 import type { Probe, Tier } from './types.js';
-import { uptime } from './uptime.js';
-import { wmDensity } from './wm-density.js';
-import { wmSize } from './wm-size.js';
 import { wearFiles, wearPackages, wearTradeIn } from './wear.js';
 
 export const PROBES: readonly Probe<unknown>[] = [

@@ -1,8 +1,45 @@
+// The probes of the phone's radio: the IMEI the shell may read, the SIM slots and the mobile data state.
+import type { Probe } from './types.js';
+import {
+  IDENTIFIER_PROPS,
+  imeisFromProps,
+  isImei,
+  meidFromProps,
+  mobileDataState,
+  parseParcelString,
+  parseTelephonyRegistry,
+  type Registry,
+  simSlots,
+} from '../parsers/telephony.js';
 import type { CarrierInfo, Telephony } from '../../../../cloud/types.js';
 import type { Props } from '../parsers/getprop.js';
-import { IDENTIFIER_PROPS, imeisFromProps, meidFromProps, mobileDataState, parseTelephonyRegistry, simSlots, type Registry } from '../parsers/telephony.js';
-import { imei } from './imei.js';
-import type { Probe } from './types.js';
+
+export const imei: Probe<string> = {
+  section: 'imei',
+  tier: 'connection',
+  command: 't service call iphonesubinfo 1',
+  fields: ['telephony.carriersInfo.imei'],
+  note: 'IMEI of the default slot where the shell may read it (Android 9 and older)',
+  // Cached per connection like every connection-tier section; the telephony probe fills the field.
+  parse: (text) => {
+    const value = parseParcelString(text);
+    return isImei(value) ? value : undefined;
+  },
+};
+
+export const simState: Probe<string> = {
+  section: 'sim_state',
+  tier: 'slow',
+  command: 'getprop gsm.sim.state',
+  fields: ['telephony.carriersInfo'],
+  note: 'one SIM state per slot: SIM presence',
+  // One line, the same format as the property; the assembler lays it over the
+  // property list read once per connection, so the newer reading wins.
+  parse: (text) => {
+    const value = text.trim();
+    return /[\r\n]/.test(value) ? undefined : value;
+  },
+};
 
 const NO_RADIO_PROPS = ['ro.radio.noril', 'ro.carrier'];
 
@@ -12,7 +49,6 @@ export const telephony: Probe<Registry> = {
   tier: 'volatile',
   command: "t dumpsys telephony.registry 2>&1 | keep '*mDataConnectionState=*'",
   fields: ['telephony.mobileDataState'],
-  filled: (d) => d.telephony?.mobileDataState !== undefined,
   note: '`dumpsys telephony.registry`, only the mDataConnectionState lines sent back',
   props: ['gsm.sim.state', ...IDENTIFIER_PROPS, ...NO_RADIO_PROPS],
   parse: parseTelephonyRegistry,
@@ -43,7 +79,7 @@ export const telephony: Probe<Registry> = {
 };
 
 /** ro.radio.noril (no radio interface layer) or ro.carrier=wifi-only, as Wi-Fi-only builds set them. */
-export function hasNoRadio(props: Props): boolean {
+function hasNoRadio(props: Props) {
   const noril = (props['ro.radio.noril'] ?? '').trim().toLowerCase();
   return ['yes', 'true', '1'].includes(noril) || props['ro.carrier'] === 'wifi-only';
 }

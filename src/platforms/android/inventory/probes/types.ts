@@ -27,8 +27,6 @@ export interface Probe<T = unknown> {
   tier: Tier;
   /** DeviceInfo fields (dotted paths) this section feeds. */
   fields: readonly string[];
-  /** Whether a DeviceInfo shows this probe's reading when the device answered for real (the e2e fill-table checks it). */
-  filled?: (info: DeviceInfo) => boolean;
   /** Whether a cached tier's output is worth keeping; one that is not (`pm` failed) leaves the last good one cached. */
   good?: (text: string) => boolean;
   /** What of a good output the per-device cache keeps, when less still assembles the same fields (memory: 200 devices). */
@@ -68,16 +66,7 @@ export interface FillContext {
   observedAtMs?: number;
 }
 
-export interface ProbeContext {
+interface ProbeContext {
   /** Host to ping; the ping probe is left out when absent or unsafe. */
   reachabilityHost?: string;
-}
-
-/** The command a device recording is keyed by: without the `t` wrapper, filter and redirection; none for ping's. */
-export function recordedCommand(probe: Probe<unknown>): string | undefined {
-  if (typeof probe.command !== 'string') return undefined;
-  return probe.command
-    .replace(/^t /, '')
-    .replace(/ 2>&1 \| keep .*$/, '')
-    .trim();
 }

@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProxySetting } from '../../../../../src/platforms/android/inventory/parsers/network.js';
 import { parseIdUid, parseSuListing } from '../../../../../src/platforms/android/inventory/parsers/root.js';
-import { id as idProbe, rootVerdict } from '../../../../../src/platforms/android/inventory/probes/id.js';
-import { su as suProbe } from '../../../../../src/platforms/android/inventory/probes/su.js';
+import { id as idProbe, rootVerdict, su as suProbe } from '../../../../../src/platforms/android/inventory/probes/device.js';
 import { fixture } from '../fixture.js';
 
 const ROOT_ID = fixture('root', 'id-adb-root-emulator-generic-x86.txt');

@@ -6,8 +6,7 @@ import { parseIdUid, parseSuListing } from '../../../../../src/platforms/android
 import { parseSettingOrUnset, parseSettingText, parseSettingValue } from '../../../../../src/platforms/android/inventory/parsers/settings.js';
 import { parseUptimeSeconds } from '../../../../../src/platforms/android/inventory/parsers/uptime.js';
 import { fixture } from '../fixture.js';
-import { deviceName } from '../../../../../src/platforms/android/inventory/probes/device-name.js';
-import { bluetoothName } from '../../../../../src/platforms/android/inventory/probes/bluetooth-name.js';
+import { bluetoothName, deviceName } from '../../../../../src/platforms/android/inventory/probes/device.js';
 
 describe('parseSettingValue', () => {
   it.each([

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BATTERY_KEYS, parseBattery } from '../../../../../src/platforms/android/inventory/parsers/battery.js';
-import { buildInventoryScript, SECTION, splitSections } from '../../../../../src/platforms/android/inventory/script.js';
+import { buildInventoryScript, splitSections } from '../../../../../src/platforms/android/inventory/script.js';
 import { listProfiles, loadProfile, makeProfile } from '../../../../sim/profile.js';
 import { spawnShell } from '../../../../sim/shell.js';
 import { writeStubs } from '../../../../sim/stubs.js';
@@ -21,7 +21,7 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const SCRIPT = buildInventoryScript({ tiers: [], sections: [SECTION.battery] });
+const SCRIPT = buildInventoryScript({ tiers: [], sections: ['battery'] });
 
 /** Android's shell is mksh; dash (/bin/sh) is as strict a POSIX shell. The simulator runs bash. */
 const mksh = ['/bin/mksh', '/usr/bin/mksh'].find((path) => {
@@ -49,7 +49,7 @@ async function filtered(dump: string, shell?: string): Promise<string> {
       });
   const { sections, ended } = splitSections(output);
   expect(ended).toBe(true);
-  return sections.get(SECTION.battery) ?? '';
+  return sections.get('battery') ?? '';
 }
 
 /** Every recorded `dumpsys battery`: the parser's fixtures and the device profiles'. */

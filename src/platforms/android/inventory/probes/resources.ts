@@ -1,6 +1,11 @@
+// The probes read on every inventory of what the phone has left: the battery, the data partition, memory, and the
+// uptime, which the script runs last.
 import type { Probe } from './types.js';
-import { fixedByHealthd, onExternalPower, parseBattery, type BatteryReading } from '../parsers/battery.js';
+import { type BatteryReading, fixedByHealthd, onExternalPower, parseBattery } from '../parsers/battery.js';
 import { dropUndefined } from '../../../../util/drop-undefined.js';
+import { type Capacity, parseDf } from '../parsers/df.js';
+import { type Memory, parseMeminfo } from '../../../../util/meminfo.js';
+import { parseUptimeSeconds } from '../parsers/uptime.js';
 
 export const battery: Probe<BatteryReading> = {
   section: 'battery',
@@ -10,7 +15,6 @@ export const battery: Probe<BatteryReading> = {
   command:
     "t dumpsys battery 2>&1 | keep '[AUWD]* powered:*' 'M*voltage:*' 'status:*' 'health:*' 'present:*' 'level:*' 'scale:*' 'voltage:*' 'temperature:*' 'technology:*' 'mSavedBattery[ABU]*'",
   fields: ['battery'],
-  filled: (d) => Boolean(d.battery?.percentage && d.battery.status && d.battery.health),
   note: 'the battery service, the lines of the keys its parser reads only: 0.3-0.5 KB (Samsung prints 1-11 KB whole)',
   props: ['ro.boot.fake_battery'],
   parse: parseBattery,
@@ -35,5 +39,44 @@ export const battery: Probe<BatteryReading> = {
       healthPercent: reading.healthPercent,
     });
     if (Object.keys(detail).length > 0) info.batteryDetail = dropUndefined({ ...detail, observedAtMs });
+  },
+};
+
+export const df: Probe<Capacity> = {
+  section: 'df',
+  tier: 'volatile',
+  command: 'df /data',
+  fields: ['storage'],
+  note: 'the data partition only',
+  parse: (text) => parseDf(text),
+  fill(info, reading) {
+    info.storage = reading;
+  },
+};
+
+export const meminfo: Probe<Memory> = {
+  section: 'meminfo',
+  tier: 'volatile',
+  command: 'cat /proc/meminfo',
+  fields: ['memory'],
+  note: 'MemTotal and MemAvailable (or Free+Buffers+Cached before kernel 3.14)',
+  parse: parseMeminfo,
+  fill(info, reading) {
+    if (reading) info.memory = { total: reading.total, used: reading.used };
+  },
+};
+
+export const uptime: Probe<number> = {
+  section: 'uptime',
+  tier: 'volatile',
+  command: 'cat /proc/uptime',
+  fields: ['uptime', 'bootTime'],
+  note: 'last in the script: the host dates the boot when the output arrives; a boot instant that moved, or a smaller uptime, means a reboot',
+  parse: parseUptimeSeconds,
+  // bootTime by the host's clock (NTP), the output's arrival minus the uptime: a lab phone's own clock may be wrong.
+  fill(info, seconds, ctx) {
+    if (seconds === undefined) return;
+    info.uptime = Math.floor(seconds);
+    if (ctx.observedAtMs !== undefined) info.bootTime = Math.round(ctx.observedAtMs / 1000 - seconds);
   },
 };

@@ -1,0 +1,85 @@
+// What the adb and usbmuxd watchers share: a long-lived connection to the service that lists the phones, connected
+// again on a growing wait (util/reconnects.ts), and a full listing every reconcileMs besides the service's events, so a
+// missed event leaves no ghost.
+import { EventEmitter } from 'node:events';
+import { limited } from '../log/limited.js';
+import type { Logger } from '../log/logger.js';
+import { every, systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
+import { Reconnects } from '../util/reconnects.js';
+
+export interface WatcherOptions {
+  reconcileMs: number;
+  logger: Logger;
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+  /** A connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
+  stableMs?: number;
+  /** While the connection keeps ending soon after it opens, at most one summary line this often (default 5 min). */
+  summaryMs?: number;
+  /** The reconciliation, the reconnects and the watcher's own waits run on its timers (default the system's). */
+  clock?: Clock & Timers;
+}
+
+export abstract class Watcher extends EventEmitter {
+  protected readonly clock: Clock & Timers;
+  protected readonly reconnects: Reconnects;
+  protected running = false;
+  protected lastErrorText: string | undefined;
+  /** Monotonic ms the connection last ended while running. */
+  protected lastDrop: number | undefined;
+  protected reconnectTimer: Timer | undefined;
+  private reconcileTimer: Timer | undefined;
+
+  constructor(
+    protected readonly options: WatcherOptions,
+    /** The service, as the log lines name it (their field and the key of the line said once). */
+    private readonly service: 'adb' | 'usbmuxd',
+  ) {
+    super();
+    this.clock = options.clock ?? systemClock;
+    this.reconnects = new Reconnects(
+      { firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs, summaryMs: options.summaryMs },
+      this.clock,
+    );
+  }
+
+  /** The service's address, for log lines. */
+  protected abstract get label(): string;
+  protected abstract connect(): Promise<void>;
+  /** What runs every reconcileMs. */
+  protected abstract tick(): Promise<unknown>;
+
+  get lastError(): string | undefined {
+    return this.lastErrorText;
+  }
+
+  /** Monotonic ms the connection to the service last ended (a restart), undefined while it never has. */
+  get droppedAt(): number | undefined {
+    return this.lastDrop;
+  }
+
+  async start() {
+    this.running = true;
+    this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.tick(), { unref: true });
+    await this.connect();
+  }
+
+  stop() {
+    this.running = false;
+    this.reconcileTimer?.cancel();
+    this.reconnectTimer?.cancel();
+  }
+
+  protected scheduleReconnect(delayMs: number) {
+    if (!this.running) return;
+    this.reconnectTimer?.cancel();
+    this.reconnectTimer = this.clock.setTimer(() => void this.connect(), Math.round(delayMs));
+  }
+
+  /** One line per distinct problem, not one per reconnect attempt. */
+  protected noteError(err: unknown) {
+    const text = err instanceof Error ? err.message : String(err);
+    if (text !== this.lastErrorText) limited(this.options.logger).warn(`${this.service}-unreachable`, { [this.service]: this.label }, text);
+    this.lastErrorText = text;
+  }
+}
