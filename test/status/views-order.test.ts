@@ -102,8 +102,6 @@ describe('the views with the registered features', () => {
       'chargePausedUntil',
       'up',
       'problems',
-      // The state in-service time counts it in now (and quarantine's hold, when it has one).
-      'inService',
       'message',
       'inventoriedAt',
       // The features' cells (here the USB layer's port), last.

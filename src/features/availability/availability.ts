@@ -137,6 +137,8 @@ export class Availability {
 
   /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
   now(udid: string): PhoneStateNow | undefined {
+    // Only the daemon's clock runs: a one-shot command says nothing of a phone's state now.
+    if (!this.started) return undefined;
     // What the sources said since the last look counts: a failure asked about right after its inventory ended.
     if (this.observedAt !== this.ctx.clock.monotonic()) this.observe();
     const subject = this.clock.phones.get(udid);

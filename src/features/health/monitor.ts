@@ -62,7 +62,11 @@ export class HealthMonitor {
   ) {}
 
   /** The devices with their problems applied (new objects); `shell`: the platforms whose failures count shell sessions (default all). */
-  apply(infos: readonly DeviceInfo[], records: Pick<DeviceRegistry, 'byUdid' | 'facet'> & { timeline?: Pick<Timeline, 'verdict'> }, shell?: ReadonlySet<Platform>): DeviceInfo[] {
+  apply(
+    infos: readonly DeviceInfo[],
+    records: Pick<DeviceRegistry, 'byUdid' | 'facet'> & { timeline?: Pick<Timeline, 'verdict'> },
+    shell?: ReadonlySet<Platform>,
+  ): DeviceInfo[] {
     return infos.map((withDetail) => {
       // The battery detail is the agent's own: no report carries it.
       const { batteryDetail: detail, ...rest } = withDetail;

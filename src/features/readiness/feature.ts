@@ -54,14 +54,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const annotated = (info: DeviceInfo): DeviceInfo => {
     const off = offSource.get(info.udid);
     const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
-    if (!off || !offVerdict) {
-      // A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for):
-      // judged as a reading, when one is there.
-      const [record] = registry.byUdid(info.udid);
-      const reading = record && readingOf(record);
-      if (reading) say(info.udid, judge(reading, baseline, record.last?.brandName));
-      return info;
-    }
+    if (!off || !offVerdict) return info;
     say(info.udid, offVerdict, false);
     return { ...info, ...composeMessage([offAdbMessage(off)]) };
   };
@@ -117,6 +110,14 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   return {
     name: 'readiness',
     doctor: readinessDoctor(baseline),
+    // A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for):
+    // judged as a reading, when one is there, before the report says the verdict's words.
+    notes: (device) => {
+      const reading = baseline.size > 0 ? readingOf(device) : undefined;
+      const udid = cloudIdOf(device.serial, device.udid);
+      if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
+      return [];
+    },
     answered: (device) => {
       const reading = readingOf(device);
       const fingerprint = fingerprintOf(device);

@@ -65,7 +65,9 @@ describe('failures heard one by one before they are seen to be together', () => 
     const registry = new DeviceRegistry();
     const shared = new SharedParts();
     const ctx = featureContext({ registry, clock, shared, set: { 'quarantine.failures': 2 } });
-    availabilityFeature(ctx);
+    // The in-service clock runs, as in the daemon: quarantine blames each failure as it does.
+    const clockFeature = availabilityFeature(ctx);
+    await clockFeature.start?.();
     const bed = actionBed(quarantineFeature, ctx, { booking: { ask: async () => ({ booked: false }) } });
     bed.start();
     const phones = ['S1', 'S2', 'S3', 'S4'];
@@ -89,5 +91,6 @@ describe('failures heard one by one before they are seen to be together', () => 
     }
     expect(phones.filter((p) => quarantined(registry.facet(QUARANTINE).get(p)))).toEqual([]);
     await bed.stop();
+    await clockFeature.stop?.();
   });
 });

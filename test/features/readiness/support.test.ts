@@ -6,6 +6,7 @@ import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { supportOf } from '../../../src/features/readiness/support.js';
 import { annotateAll } from '../../../src/devices/feature.js';
+import { READINESS } from '../../../src/devices/verdicts.js';
 import { judge } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';
 import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
@@ -99,7 +100,7 @@ describe('the readiness feature sets it on the report', () => {
     const other = { ...info, udid: 'elsewhere', serialNumber: 'elsewhere' };
     const reported = annotateAll([feature], [info, other], new Map(), registry.timeline);
     expect(reported[0]!.support).toEqual({ ...HOST, appiumDisabled: true });
-    expect(reported[0]!.message).toMatch(/^not ready for automation \(2 of the lab's checks failed\)/);
+    expect(registry.timeline.verdictBy(serial, READINESS)?.words).toMatch(/^not ready for automation \(2 of the lab's checks failed\)/);
     expect(reported[1]).toEqual(other);
   });
 });
