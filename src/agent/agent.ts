@@ -76,6 +76,10 @@ export class Agent {
       loop.outcomeNoted();
     };
     registry.readings.on('outcome', () => loop.afterReport(outcomeHeard));
+    // A platform's service that stops or starts answering changes what the report says of its phones (report/service-down.ts).
+    registry.timeline.on('fact', (fact) => {
+      if (fact.kind === 'service') loop.afterReport(() => loop.devicesChanged());
+    });
     for (const service of this.services) await service.start();
     this.started = true;
     logger.info(

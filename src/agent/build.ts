@@ -96,8 +96,6 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
       wear: wearReader,
       facts: platformFacts,
       phones: platforms.control,
-      up: (platform) => platforms.sources.find((s) => s.platform === platform)?.alive,
-      droppedAt: (platform) => platforms.sources.find((s) => s.platform === platform)?.droppedAt,
     },
     mapping,
     uhubctl: new Uhubctl(settings.recovery.powerCycleCommand),

@@ -118,10 +118,11 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
   },
   list: {
     usage: 'device-agent list [--json] [options]',
-    summary: 'collect one inventory and print a table of the devices; sends nothing',
+    summary: 'a table of the devices, as the running agent knows them; sends nothing',
     about:
-      'Collects one inventory and prints one row per device for people (colour on a terminal), with a line under the table for each device ' +
-      'with something to say, or JSON rows with --json. On a terminal, stderr says what it waits for. Sends nothing.',
+      'Prints one row per device for people (colour on a terminal), with a line under the table for each device with something to say, or ' +
+      'JSON rows with --json: as the agent running on this host knows them now (the rows of its report, /metrics and status page), else ' +
+      'from one inventory of its own. On a terminal, stderr says what it waits for. Sends nothing.',
     flags: [{ name: 'json', help: 'print the rows as JSON' }, ...common],
     settings: ['adbServerSocket', 'ios', 'probeTimeoutSeconds', 'probeConcurrency', 'hiddenDevices', 'stateDir'],
     other: [...adb, 'NO_COLOR', 'TERM'],

@@ -1,3 +1,4 @@
+import { daemonView } from './daemon-view.js';
 import { buildParts, cloudClient, type Parts } from '../agent/build.js';
 import { serviceDoctor } from '../agent/platforms.js';
 import type { Credentials } from '../config/credentials.js';
@@ -178,7 +179,19 @@ export async function doctor(
     if (item.status !== 'ok') logger.debug({ check: item.id, status: item.status, finding: item.finding }, 'doctor finding');
   }
   const checks = verdicts(items);
-  stdout.write(output.json ? checklistJson(checks) : formatChecklist(checks, paintFor(stdout, env)));
+  // The phones as the agent running here knows them now (what its report, list, /metrics and page say), beside what this
+  // doctor read of them itself.
+  const daemon = output.json ? await daemonView(stateDir) : undefined;
+  const phonesNow = daemon?.rows.map((r) => ({
+    udid: r.udid,
+    serial: r.serial,
+    state: r.state,
+    status: r.status,
+    readiness: r.features?.readiness,
+    quarantined: r.quarantined,
+    inService: r.inService,
+  }));
+  stdout.write(output.json ? checklistJson(checks, phonesNow) : formatChecklist(checks, paintFor(stdout, env)));
   return exitCodeOf(checks);
 }
 

@@ -15,6 +15,8 @@ import type { DeviceInfo } from '../cloud/types.js';
 import { composeMessage } from '../cloud/device-message.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitingFor, type StatusLine } from './progress.js';
+import { daemonView } from './daemon-view.js';
+import { stateDirOf } from '../config/node-id.js';
 
 /** How long `list` waits at most for devices adb is still connecting or authorizing, re-reading adb's list meanwhile. */
 export const LIST_SETTLE_MS = 10_000;
@@ -32,6 +34,17 @@ export async function list(
   const { line, lines } = output;
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
+  // The agent running here: its rows, as its report, /metrics and its page show them now.
+  const daemon = await daemonView(stateDirOf(setup.settings, env));
+  if (daemon) {
+    setup.logger.info({ pid: daemon.pid }, `the phones as the agent running here (pid ${daemon.pid}) knows them now`);
+    stdout.write(
+      json
+        ? JSON.stringify(daemon.rows, null, 2) + '\n'
+        : formatTable(daemon.rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(daemon.rows),
+    );
+    return EXIT.ok;
+  }
   try {
     line?.follow(listingWait(parts));
     const complete = await settledListing(

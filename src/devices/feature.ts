@@ -8,6 +8,8 @@ import type { CarriedKinds } from './presence.js';
 import type { Platform } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
 import type { DeviceGauge, DeviceRow, FeatureColumn, RowField } from './feature-view.js';
+import { withVerdicts } from './compose.js';
+import type { Timeline } from './timeline.js';
 
 /** A feature's hooks into the report and the views (its action and doctor lines: src/features/context.ts). */
 export interface DeviceFeature {
@@ -56,6 +58,8 @@ export interface DeviceFeature {
   metrics?(): Metric[];
   /** Its per-device gauges on /metrics, labelled by udid, read from the rows of the last report's devices. */
   gauges?(): readonly DeviceGauge[];
+  /** Its series that count the phones the rows show (a bounded label set), so /metrics counts what `list` lists. */
+  tallies?(rows: readonly DeviceRow[]): Metric[];
   /** What it shows of a device on the status page beyond its row, by key (src/status/page-data.ts); `phone`: on the phone's own page, which may say more. */
   page?(row: DeviceRow, phone: boolean): Readonly<Record<string, unknown>> | undefined;
 }
@@ -119,11 +123,16 @@ export function oweAll(features: readonly DeviceFeature[], listing: Listing): vo
   for (const f of features) f.owe?.(listing);
 }
 
-/** Each feature's annotate pass over the report's devices, in registration order. */
-export function annotateAll(features: readonly DeviceFeature[], devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()): DeviceInfo[] {
+/** Each feature's annotate pass over the report's devices, in registration order, then the verdicts standing on each (compose.ts). */
+export function annotateAll(
+  features: readonly DeviceFeature[],
+  devices: readonly DeviceInfo[],
+  carried: CarriedKinds = new Map(),
+  timeline?: Pick<Timeline, 'verdictsOf'>,
+): DeviceInfo[] {
   let out = [...devices];
   for (const f of features) if (f.annotate) out = f.annotate(out, carried);
-  return out;
+  return timeline ? out.map((info) => withVerdicts(info, timeline.verdictsOf(info.udid))) : out;
 }
 
 /** The device's inventory answered: each feature that follows readings hears of it, in registration order. */

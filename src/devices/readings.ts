@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import { keyParts, type Platform } from './record.js';
+import { starved, TOGETHER_MS } from './starved.js';
 
 /** The last inventory problem of a device, for its message and the logs. */
 export interface InventoryFailure {
@@ -81,7 +82,7 @@ interface Entry {
  * outcome, so the planner can look again, and 'answered' with the key when the current connection answered, so the
  * features that follow readings hear of each once.
  */
-export class Readings extends EventEmitter<{ outcome: []; answered: [key: string] }> {
+export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [key: string]; starved: [since: number | undefined, at: number] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly udidIndex = new Map<string, Set<string>>();
   /** The one store of the phones' last inventories: each key's last answer, in the order said. */
@@ -89,6 +90,8 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
   /** A first inventory's property dump, by key, while its record lasts and no answer came since. */
   private readonly dumps = new Map<string, Said>();
   private lives = 0;
+  /** Since when (monotonic ms) inventories have been failing together, the host's fault; undefined while they are not. */
+  private starvedSince: number | undefined;
 
   /** The reading of a record's key, while the record lasts, with the inventory its connection answered. */
   of(key: string): Readonly<Reading> | undefined {
@@ -177,7 +180,8 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     reading.failures = 0;
     reading.failure = undefined;
     reading.notice = undefined;
-    this.emit('outcome');
+    if (this.starvedSince !== undefined) this.judgeHost(now);
+    this.emit('outcome', key);
     return { recovered, newProblem: false };
   }
 
@@ -192,8 +196,28 @@ export class Readings extends EventEmitter<{ outcome: []; answered: [key: string
     reading.failures = progress ? 1 : reading.failures + 1;
     const newProblem = reading.failure?.text !== text;
     reading.failure = { text, since: reading.failure?.since ?? wallNow, at: now, first: reading.failure?.first ?? now };
-    this.emit('outcome');
+    this.judgeHost(now);
+    this.emit('outcome', key);
     return { recovered: false, newProblem };
+  }
+
+  /** Many phones failing together (starved.ts): the host's word, said when it starts and ends; an answer may end it. */
+  private judgeHost(now: number): void {
+    let failing = 0;
+    let asked = 0;
+    let since = Infinity;
+    for (const { reading } of this.entries.values()) {
+      if (reading.askedAt !== undefined && reading.askedAt >= now - TOGETHER_MS) asked++;
+      const f = reading.failure;
+      if (reading.failures === 0 || f === undefined || f.at < now - TOGETHER_MS) continue;
+      failing++;
+      since = Math.min(since, f.at);
+    }
+    const from = starved(failing, asked) ? since : undefined;
+    if (from !== this.starvedSince) {
+      this.starvedSince = from;
+      this.emit('starved', from, now);
+    }
   }
 
   /** The device answered with a condition that is not a failure (see Reading.notice); true when it is new. */

@@ -3,6 +3,7 @@ import { PresenceLedger } from './presence.js';
 import { Readings } from './readings.js';
 import { recordKey, type DeviceRecord, type Platform, type UsbPlace } from './record.js';
 import type { DeviceSnapshot } from './snapshot.js';
+import { Timeline } from './timeline.js';
 
 /**
  * Identity and lifecycle of the devices: a record per device connection, as its source lists it, gone when its source
@@ -18,6 +19,13 @@ export class DeviceRegistry {
   readonly presence = new PresenceLedger();
   /** What each device said of itself, by its record's key (readings.ts). */
   readonly readings = new Readings();
+  /** What is known of the phones and the host beyond their records and readings (timeline.ts). */
+  readonly timeline = new Timeline();
+
+  constructor() {
+    // The readings' word that inventories fail together is the host's fact.
+    this.readings.on('starved', (since, at) => this.timeline.starving(since, at));
+  }
 
   /** Counts state changes: a record with a larger changedSeq changed after the counter was read. */
   get changeCounter(): number {

@@ -95,7 +95,7 @@ export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noP
  * where it is not ok, as printed), whether it is the configuration's, the counts and the exit code the doctor returns.
  * Masked as the text is; JSON escapes what a terminal would run.
  */
-export function checklistJson(checks: readonly CheckItem[]): string {
+export function checklistJson(checks: readonly CheckItem[], phones?: readonly object[]): string {
   const mask = (text: string | undefined) => text && maskString(text);
   const list = checks.map((c) => ({
     id: c.id,
@@ -106,7 +106,11 @@ export function checklistJson(checks: readonly CheckItem[]): string {
     config: c.config,
   }));
   const count = (status: CheckStatus) => checks.filter((c) => c.status === status).length;
-  const json = JSON.stringify({ exitCode: exitCodeOf(checks), failed: count('fail'), warnings: count('warn'), unread: count('unread'), checks: list }, null, 2);
+  const json = JSON.stringify(
+    { exitCode: exitCodeOf(checks), failed: count('fail'), warnings: count('warn'), unread: count('unread'), checks: list, ...(phones && { phones }) },
+    null,
+    2,
+  );
   return json + '\n';
 }
 

@@ -7,7 +7,6 @@ import type { Settings } from '../config/schema.js';
 import type { PhoneControl } from '../devices/control.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { DeviceRegistry } from '../devices/registry.js';
-import type { Platform } from '../devices/record.js';
 import type { Uhubctl } from '../hub/uhubctl.js';
 import type { Logger } from '../log/logger.js';
 import type { BatteryFacts, CheckItem } from '../platforms/doctor.js';
@@ -34,9 +33,8 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
   earlier: readonly DeviceInfo[];
   /**
    * What the platforms offer: every platform's names, the readings readiness judges, what the phones tell of their
-   * wear, what they read of a phone that no DeviceInfo field carries (src/platforms/facts.ts), the door to the phones
-   * the actions act on, and whether each platform's service (the adb server, usbmuxd) answers now (none: its source
-   * does not run in this command).
+   * wear, what they read of a phone that no DeviceInfo field carries (src/platforms/facts.ts), and the door to the
+   * phones the actions act on.
    */
   platforms: {
     names: readonly PlatformName[];
@@ -44,9 +42,6 @@ export interface FeatureContext<Phones extends PhoneControl = PhoneControl> {
     wear: WearReader;
     facts: PlatformFacts;
     phones: Phones;
-    up?: (platform: Platform) => boolean | undefined;
-    /** Monotonic ms each platform's service connection last ended (an adb restart), even when it is up again by now. */
-    droppedAt?: (platform: Platform) => number | undefined;
   };
   /** The actions' one look-up from a device to its hub port and charge way: a key naming two phones is refused alike and said once. */
   mapping: DeviceMapping;

@@ -25,7 +25,7 @@ export interface Executed {
 }
 
 export interface ExecuteOptions {
-  registry: Pick<DeviceRegistry, 'list' | 'get'>;
+  registry: Pick<DeviceRegistry, 'list' | 'get' | 'timeline'>;
   /** What acts on devices, in registration order: their notes join each device's message after the source's word. */
   features: readonly DeviceFeature[];
   /** Where a failed source's devices are owed until it answers again, and a source's own owed devices while it answers. */

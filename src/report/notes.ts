@@ -1,5 +1,7 @@
-// What the features say of a device its source speaks for: each feature's notes hook, in registration order, joins the
-// device's message after its source's word, so that no source is handed a feature.
+// What the features say of a device its source speaks for: each feature's notes hook, in registration order, then the
+// words of the verdicts standing on it (src/devices/compose.ts), join the device's message after its source's word, so
+// that no source is handed a feature.
+import { wordsOf } from '../devices/compose.js';
 import type { DeviceFeature } from '../devices/feature.js';
 import type { Platform } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -7,7 +9,7 @@ import type { DeviceRegistry } from '../devices/registry.js';
 /** The notes of each of the source's devices, by record key; `peers`, the records it lists now. A device with no record gets none. */
 export function notesOf(
   platform: Platform,
-  o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
+  o: { registry: Pick<DeviceRegistry, 'list' | 'get' | 'timeline'>; features: readonly DeviceFeature[] },
 ): (key: string) => string[] {
   const peers = o.registry.list(platform);
   return (key) => {
@@ -15,6 +17,6 @@ export function notesOf(
     if (!record) return [];
     const notes: string[] = [];
     for (const f of o.features) for (const note of f.notes?.(record, peers) ?? []) if (note) notes.push(note);
-    return notes;
+    return [...notes, ...wordsOf(o.registry.timeline.verdictsOf(record.udid ?? record.serial))];
   };
 }

@@ -13,6 +13,7 @@ import { decorate, type DecorateSettings } from './decorate.js';
 import type { ReportedStore } from './reported-store.js';
 import type { UnpluggedLedger } from './unplugged.js';
 import { composeBody } from './body.js';
+import { withServiceDown } from './service-down.js';
 import { HiddenDevicesCheck } from './hidden-devices.js';
 import { annotateAll, judgeAll, oweAll, reportedAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth, kindsOf, type OwedDevice, type PresenceReason } from '../devices/presence.js';
@@ -150,7 +151,10 @@ export class Reporter {
     // The judges (health) on the fresh readings, then the held devices join, then every feature's annotate pass, told why each carried one is.
     const shell = new Set(deps.sources.flatMap((s) => (s.failuresAreShellSessions ? [s.platform] : [])));
     const judged = [...judgeAll(deps.features, collected, { shell }), ...held];
-    const devices = annotateAll(deps.features, judged, kindsOf(kept)).map((info) => decorate(info, deps.settings));
+    const { timeline } = deps.registry;
+    const annotated = annotateAll(deps.features, judged, kindsOf(kept), timeline);
+    const failedSaid = new Set(kept.filter((c) => c.reason.kind === 'source-failed').map((c) => c.info.udid));
+    const devices = withServiceDown(annotated, deps.sources, timeline, deps.clock, failedSaid).map((info) => decorate(info, deps.settings));
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     const unseen = new Set(kept.filter((c) => c.reason.kind === UNLISTED.kind).map((c) => c.info.udid));
@@ -251,6 +255,7 @@ export class Reporter {
       this.deliveredBefore = true;
       if (news) deps.logger.info(fields, 'report delivered');
       else this.quietReport(fields);
+      deps.registry.timeline.delivered(new Map(body.devices.map((d) => [d.udid, d.status])), answer.failedDevices, deps.clock.monotonic());
       reportedAll(deps.features, { delivered: true, devices: body.devices, failed: answer.failedDevices });
       return { delivered: true, failedDevices: answer.failedDevices, body, sent };
     } catch (err) {
@@ -265,6 +270,7 @@ export class Reporter {
         deps.stats.refusal = { status: error.status, credentials: error instanceof CloudAuthError, since, message: error.message };
       }
       const retryAfterMs = error instanceof CloudUnavailableError ? error.retryAfterMs : undefined;
+      deps.registry.timeline.notDelivered(error.message, deps.clock.monotonic());
       reportedAll(deps.features, { delivered: false, why: error.message });
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }

@@ -122,12 +122,14 @@ export class StatusViews implements StatusSource {
   }
 
   metrics(): Promise<string> {
-    const { stats, report, sources, metricSources = [] } = this.deps;
+    const { stats, report, sources, metricSources = [], features } = this.deps;
+    const rows = this.rows();
     return this.exposition.text([
       ...agentMetrics({ stats, failedDevices: report.failedDevices(), version: agentVersion, nodeId: this.deps.nodeId }),
       ...sources.flatMap((s) => s.metrics?.() ?? []),
       ...metricSources.flatMap((m) => m.metrics()),
-      ...deviceMetrics(this.rows(), this.deps.features),
+      ...features.flatMap((f) => f.tallies?.(rows) ?? []),
+      ...deviceMetrics(rows, features),
     ]);
   }
 }

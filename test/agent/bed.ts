@@ -8,6 +8,7 @@ import { ReportLoop } from '../../src/agent/report-loop.js';
 import { CloudUnavailableError } from '../../src/cloud/errors.js';
 import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import { READINESS_FACTS } from '../../src/devices/readiness-facts.js';
 import { FlapLog } from '../../src/devices/flap-log.js';
 import type { Platform } from '../../src/devices/record.js';
 import { silentLogger, type Logger } from '../../src/log/logger.js';
@@ -46,8 +47,8 @@ export function phone(udid: string, platform: Platform = 'android'): DeviceInfo 
 export class MemSource extends EventEmitter<SourceEvents> implements DeviceSource {
   readonly label: string;
   listed = false;
-  alive = true;
   lastError = undefined;
+  private up = true;
   /** Record keys each collect inventoried. */
   readonly asked: string[][] = [];
   fail: Error | undefined;
@@ -66,6 +67,16 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
     this.label = `mem:${platform}`;
   }
 
+  /** Whether its service answers: its word goes into the timeline, as a platform's source says it. */
+  get alive(): boolean {
+    return this.up;
+  }
+
+  set alive(up: boolean) {
+    this.up = up;
+    this.registry.timeline.service(this.platform, up, this.clock.monotonic());
+  }
+
   problems(): string[] {
     return this.alive ? [] : [`${this.label} is down`];
   }
@@ -78,8 +89,10 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
   /** The time the inventories are noted on (the bed's): when each answered or failed. */
   clock: Pick<Clock, 'monotonic' | 'wall'> = { monotonic: () => 0, wall: () => 0 };
 
-  /** Fields an inventory of a device answers over the plain phone's (by udid): a readiness flag, a battery. */
+  /** Fields an inventory of a device answers over the plain phone's (by udid): a battery. */
   readonly answers = new Map<string, Partial<DeviceInfo>>();
+  /** The readiness facts an inventory of a device reads (by udid), published as a platform's source publishes them (src/devices/readiness-facts.ts). */
+  readonly facts = new Map<string, Record<string, string>>();
 
   /** The service's listing arrived (serial = udid): into the registry, a change event after the first. */
   list(serials: string[], state = this.readyState, emit = this.listed): void {
@@ -121,7 +134,11 @@ export class MemSource extends EventEmitter<SourceEvents> implements DeviceSourc
       }
       const [wall, mono] = [this.clock.wall(), this.clock.monotonic()];
       if (this.silent.has(r.serial)) this.registry.readings.failed(r.key, this.failureText, wall, mono);
-      else this.registry.readings.answered(r.key, { ...phone(r.serial, this.platform), ...this.answers.get(r.serial) }, wall, mono);
+      else {
+        const facts = this.facts.get(r.serial);
+        if (facts) this.registry.facet(READINESS_FACTS).set(r.key, facts);
+        this.registry.readings.answered(r.key, { ...phone(r.serial, this.platform), ...this.answers.get(r.serial) }, wall, mono);
+      }
     }
     this.asked.push(asked);
     // As a platform's source says a phone that stopped answering: its last inventory, UNAVAILABLE while it fails.
@@ -250,14 +267,13 @@ export function reportBed(options: BedOptions = {}) {
           ...Object.entries(options.set ?? {}),
         ]),
       }),
-      stateDir: options.stateDir ?? '/nonexistent',
+      ...(options.stateDir !== undefined && { stateDir: options.stateDir }),
       registry,
       stats,
       logger,
       clock,
       ...(options.shared && { shared: options.shared }),
       ...(options.phones && { phones: options.phones }),
-      up: (platform) => sources.find((s) => s.platform === platform)?.alive,
     }),
   );
   features.push(...(options.more ?? []).map((f) => guarded(f, { logger, clock, stats })));
@@ -290,6 +306,9 @@ export function reportBed(options: BedOptions = {}) {
   // As the Agent wires it: an outcome noted mid-report is heard once, after it.
   const outcomeHeard = (): void => loop.outcomeNoted();
   registry.readings.on('outcome', () => loop.afterReport(outcomeHeard));
+  registry.timeline.on('fact', (fact) => {
+    if (fact.kind === 'service') loop.afterReport(() => loop.devicesChanged());
+  });
   for (const s of sources) {
     s.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     s.on('change', (changes) => {

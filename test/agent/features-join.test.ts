@@ -69,7 +69,7 @@ function bed() {
     }
     oweAll(features, { absentIsGone: () => true, listed: (udid) => present.some((d) => d.udid === udid) });
     const { carried } = registry.presence.report(present, 0, (d) => registry.readings.inventoryOf(d.udid, d.key));
-    return annotateAll(features, [...present, ...carried.map((c) => c.info)], kindsOf(carried));
+    return annotateAll(features, [...present, ...carried.map((c) => c.info)], kindsOf(carried), registry.timeline);
   };
   return { registry, features, report, unplug: () => rmSync(port, { recursive: true }) };
 }

@@ -144,7 +144,6 @@ function bed(phones: number, network: number) {
           usb: { kernelLog: '', sysfsRoot: '' },
           health: shippedHealth,
         },
-        stateDir: '/nonexistent',
         registry,
         logger,
         clock,

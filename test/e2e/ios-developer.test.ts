@@ -98,6 +98,26 @@ describe('iPhones from iOS 17 on this host', () => {
     );
   }, 120_000);
 
+  it('list beside the running daemon: an iPhone with no live tunnel is not ready in list --json as in its report (issue 71, 2)', async () => {
+    const phone = mux.plug({ profile: 'iphone-15-ios17' });
+    const env = daemonEnv(adb.env, cloud, { ...iosEnv(goIos('1.3.2'), 'go-ios=http://127.0.0.1:9'), DEVICE_AGENT_STATUS_LISTEN: '127.0.0.1:0' });
+    agent = startAgent(['run'], env);
+    const mine = (r: Parameters<typeof devicesOf>[0]) => devicesOf(r).find((d) => d.udid === phone.udid) as Reported | undefined;
+    const put = await cloud.waitForPut((r) => mine(r)?.support?.appiumDisabled === true, 30_000);
+    expect(mine(put)?.message).toContain('not ready for automation: no iOS 17 tunnel daemon answers on this host');
+    const list = await runAgent(['list', '--json'], env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stderr).toMatch(/the phones as the agent running here \(pid \d+\) knows them now/);
+    const row = (JSON.parse(list.stdout) as Array<{ udid: string; features?: Record<string, string>; inService?: unknown }>).find((r) => r.udid === phone.udid);
+    expect(row?.features).toMatchObject({ readiness: expect.stringMatching(/^not ready: .*tunnel/), tunnel: 'no daemon' });
+    // doctor --json says the same of it, as the running agent knows it.
+    const doctor = await runAgent(['doctor', '--json'], env);
+    const said = (JSON.parse(doctor.stdout) as { phones?: Array<{ udid: string; readiness?: string; inService?: unknown }> }).phones?.find(
+      (p) => p.udid === phone.udid,
+    );
+    expect(said).toMatchObject({ readiness: row?.features?.readiness, inService: { state: 'needs_person', layer: 'readiness' } });
+  }, 60_000);
+
   it('Developer Mode off, or no developer disk image: not ready with what to do, Appium off, never unplugged', async () => {
     const devOff = mux.plug({ profile: 'iphone-15-ios17', developerMode: false, udid: '00008120-0000DEVOFF0001' });
     const noImage = mux.plug({ profile: 'iphone-15-ios17', developerImage: 'not-mounted', udid: '00008120-0000NOIMAGE001' });

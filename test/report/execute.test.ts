@@ -1,3 +1,4 @@
+import { Timeline } from '../../src/devices/timeline.js';
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/report/execute.js';
 import { STRING_LIMITS } from '../../src/report/field-limits.js';
@@ -23,7 +24,14 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     const out = await execute(
       source([plain, device('LONGNAME', { deviceName: 'N'.repeat(4 * 1024 * 1024), message: 'charging' }), device('U'.repeat(300))]),
       request,
-      { registry: { list: () => [], get: () => undefined }, presence: new PresenceLedger(), features: [], clock: systemClock, logger, timeoutMs: undefined },
+      {
+        registry: { list: () => [], get: () => undefined, timeline: new Timeline() },
+        presence: new PresenceLedger(),
+        features: [],
+        clock: systemClock,
+        logger,
+        timeoutMs: undefined,
+      },
     );
     expect(out.devices.map((d) => d.udid)).toEqual(['PLAIN001', 'LONGNAME']);
     expect(out.devices[0]).toBe(plain);
@@ -90,7 +98,14 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
       { owes: ['network-dropped'] as const, owed: () => owed },
     );
     const run = () =>
-      execute(src, request, { registry: { list: () => [], get: () => undefined }, presence, features: [], clock: systemClock, logger, timeoutMs: undefined });
+      execute(src, request, {
+        registry: { list: () => [], get: () => undefined, timeline: new Timeline() },
+        presence,
+        features: [],
+        clock: systemClock,
+        logger,
+        timeoutMs: undefined,
+      });
     expect((await run()).devices.map((d) => d.udid)).toEqual(['USB00001']);
     const written = presence.owed().find((e) => e.reason.kind === 'network-dropped')!;
     expect(written.bound).toEqual({ until: 9_000 });

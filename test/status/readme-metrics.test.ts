@@ -36,6 +36,8 @@ describe('docs/reference/metrics.md', () => {
       ...featureMetrics(buildFeatures(featureContext<AndroidControl>()), new AgentStats()).metrics(),
       // Their hooks' time and failures, by feature and hook.
       ...hookMetrics(new AgentStats()).metrics(),
+      // What they count over the rows (DeviceFeature.tallies).
+      ...buildFeatures(featureContext<AndroidControl>()).flatMap((f) => f.tallies?.([]) ?? []),
       ...usbMetrics(new PortFailureCounts(), [], new Map()),
       offListMetric([], ['adb', 'usbmuxd']),
       // The per-device series, with those the features add (DeviceFeature.gauges).

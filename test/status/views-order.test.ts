@@ -141,6 +141,7 @@ describe('the views with the registered features', () => {
     expect(deviceMetrics(rows, parts.features).map((m) => m.name)).toEqual([
       'device_agent_device_info',
       'device_agent_device_state',
+      'device_agent_device_service_state',
       'device_agent_device_up',
       'device_agent_device_battery_level_percent',
       'device_agent_device_battery_temperature_celsius',
@@ -160,6 +161,7 @@ describe('the views with the registered features', () => {
       'device_agent_device_last_inventory_timestamp_seconds',
       'device_agent_device_battery_protection',
       'device_agent_device_problem',
+      'device_agent_device_ios_tunnel',
     ]);
   });
 });

@@ -12,7 +12,6 @@ import type { DeviceInfo } from '../../src/cloud/types.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { Settings } from '../../src/config/schema.js';
 import type { PhoneControl } from '../../src/devices/control.js';
-import type { Platform } from '../../src/devices/record.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { FeatureContext, FeatureFactory } from '../../src/features/context.js';
 import { Uhubctl } from '../../src/hub/uhubctl.js';
@@ -25,6 +24,9 @@ import { platformNames, wearReader } from '../../src/agent/platforms.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { VirtualTime, type Clock, type Timers } from '../../src/util/clock.js';
 import { SharedParts } from '../../src/util/shared-parts.js';
+import type { DeviceFeature } from '../../src/devices/feature.js';
+import type { DeviceRow } from '../../src/devices/feature-view.js';
+import type { Metric } from '../../src/util/metric.js';
 
 export interface FeatureBedOptions<Phones extends PhoneControl> {
   /** The settings; default: the shipped ones with `env`, then `set` (by key: 'usb.sysfsRoot'), over them. */
@@ -50,9 +52,6 @@ export interface FeatureBedOptions<Phones extends PhoneControl> {
   shared?: SharedParts;
   /** The actions' look-up; default: the settings'. */
   mapping?: DeviceMapping;
-  /** Whether each platform's service answers (default: not known). */
-  up?: (platform: Platform) => boolean | undefined;
-  droppedAt?: (platform: Platform) => number | undefined;
 }
 
 export function featureContext<Phones extends PhoneControl = PhoneControl>(o: FeatureBedOptions<Phones> = {}): FeatureContext<Phones> {
@@ -74,8 +73,6 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
       wear: o.wear ?? wearReader,
       facts: o.facts ?? ANDROID_FACTS,
       phones: o.phones ?? ({ platform: 'android' } as Phones),
-      ...(o.up && { up: o.up }),
-      ...(o.droppedAt && { droppedAt: o.droppedAt }),
     },
     mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,
@@ -118,4 +115,9 @@ export function actionBed<Phones extends PhoneControl>(factory: FeatureFactory<P
     /** Resolves once the work and the questions in flight have ended. */
     settled: () => runner.settled(),
   };
+}
+
+/** A feature's series as /metrics shows them: its own, and its tallies counted over these phones' rows. */
+export function featureSeries(feature: DeviceFeature, udids: readonly string[]): Metric[] {
+  return [...(feature.metrics?.() ?? []), ...(feature.tallies?.(udids.map((udid) => ({ udid }) as DeviceRow)) ?? [])];
 }

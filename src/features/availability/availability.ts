@@ -7,16 +7,14 @@
 // stop. It asks nothing of the phones.
 import { cloudIdOf } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
-import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
-import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone-state.js';
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
-import { QUARANTINE, quarantined } from '../../devices/quarantine.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { PERSON } from '../../devices/verdicts.js';
 import type { StateFile } from '../../config/state-file.js';
 import type { Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
@@ -27,8 +25,8 @@ import { hubOfPort } from '../../util/usb-path.js';
 import { clockFile, type StoredClock } from './store.js';
 import { daySummary } from './views.js';
 
-/** How often the clock looks between events: a state no event announces (an inventory's failure) is seen within this. */
-export const OBSERVE_MS = 1_000;
+/** How often it looks whether a day ended, for the day's line. */
+const SUMMARY_LOOK_MS = 60_000;
 const SAVE_EVERY_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
@@ -40,8 +38,6 @@ interface Memo {
   prevGood?: number;
   /** Its latest failed inventory: one back on a new connection is not vouched for by an answer before it. */
   failedAt?: number;
-  /** Since when it has wanted only the cloud's word to be in service: a report that failed before it is not what keeps it out. */
-  waitingSince?: number;
   /** The last look that found it listed ready: offline after its source dropped and listed it ready again is its own. */
   readyAt?: number;
   /** The layer of its last time out of service. */
@@ -49,11 +45,9 @@ interface Memo {
   platform?: Platform;
 }
 
-/** What the last report said of a phone, as the clock reads it. */
+/** What the last report said of a phone, as the clock reads it: why it was carried, when it was. */
 interface Reported {
   carried?: PresenceKind;
-  readinessOut: boolean;
-  unavailable: boolean;
 }
 
 export class Availability {
@@ -62,14 +56,11 @@ export class Availability {
   private lastReport = new Map<string, Reported>();
   /** Monotonic ms of the last annotate pass: an answer before it has been judged. */
   private annotatedAt = -Infinity;
-  /** What the cloud stored of each phone (its status), and the phones it refused, from the last report it took. */
-  private readonly cloudStatus = new Map<string, string>();
-  private refused = new Set<string>();
-  /** Monotonic ms the last report that did not reach the cloud gave up, while no report since has. */
-  private behindAt: number | undefined;
   /** What the clock remembers of each phone it follows between looks, by udid; forgotten with the phone. */
   private readonly memo = new Map<string, Memo>();
   private timer: Timer | undefined;
+  private unhear: (() => void) | undefined;
+  private pending: Timer | undefined;
   private saver: Timer | undefined;
   private started = false;
   /** Monotonic ms of the last look at every phone. */
@@ -87,19 +78,35 @@ export class Availability {
     ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
   }
 
-  /** The daemon runs: the clock looks once a second, and saves every few minutes. */
+  /**
+   * The daemon runs: the clock looks whenever something it reads changes (an inventory's outcome, a fact of the
+   * timeline: a service, the cloud, a verdict, inventories failing together; the kernel's word on a port; and through
+   * the feature's hooks a source's listing, a report, an action), never on a timer; it says the day's line, and saves
+   * every few minutes.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
-    const { clock } = this.ctx;
+    const { clock, registry, shared } = this.ctx;
+    const hear = (): void => this.hear();
+    registry.readings.on('outcome', hear);
+    registry.timeline.on('fact', hear);
+    const unfollow = shared.get(USB_EVIDENCE)?.follow?.(hear);
+    this.unhear = () => {
+      registry.readings.off('outcome', hear);
+      registry.timeline.off('fact', hear);
+      unfollow?.();
+    };
+    this.observe();
+    // The day's line reads the wall clock, nothing of the phones.
     const tick = (): void => {
-      this.timer = clock.setTimer(tick, OBSERVE_MS, { unref: true });
-      this.observe();
+      this.timer = clock.setTimer(tick, SUMMARY_LOOK_MS, { unref: true });
       this.summarize();
     };
     tick();
     const save = (): void => {
       this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
+      this.clock.creditAll(clock.monotonic());
       this.save();
     };
     this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
@@ -107,6 +114,8 @@ export class Availability {
 
   stop(): void {
     this.timer?.cancel();
+    this.pending?.cancel();
+    this.unhear?.();
     this.saver?.cancel();
     if (!this.started) return;
     this.observe();
@@ -115,8 +124,21 @@ export class Availability {
     this.started = false;
   }
 
-  /** The phone's state now, for the features that ask (PHONE_STATE). */
-  private now(udid: string): PhoneStateNow | undefined {
+  /**
+   * Something the clock reads changed: it looks once all that changes at this moment has (one adb listing, a report's
+   * outcome and the verdicts it wakes), so that a state that lasts no time is not a state.
+   */
+  hear(): void {
+    this.pending ??= this.ctx.clock.setTimer(() => {
+      this.pending = undefined;
+      this.observe();
+    }, 0);
+  }
+
+  /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
+  now(udid: string): PhoneStateNow | undefined {
+    // Only the daemon's clock runs: a one-shot command says nothing of a phone's state now.
+    if (!this.started) return undefined;
     // What the sources said since the last look counts: a failure asked about right after its inventory ended.
     if (this.observedAt !== this.ctx.clock.monotonic()) this.observe();
     const subject = this.clock.phones.get(udid);
@@ -125,36 +147,15 @@ export class Availability {
     return { state: track.state, ...(track.layer && { layer: track.layer }), since: this.wallOf(track.since) };
   }
 
-  /** A report's devices, as the features before it annotated them (quarantine's mark comes after): what it says of each, for the next looks. */
+  /** Why the report carried each of its devices that no source lists (the presence ledger's reason), for the next looks. */
   annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds): void {
-    const host = this.ctx.settings.support?.appiumDisabled === true;
-    const next = new Map<string, Reported>();
-    for (const d of devices) {
-      const carried = carriedKinds.get(d.udid);
-      // A carried phone's status and support are the carry's (its source failed, it is off the list), not a reading of its own.
-      next.set(d.udid, {
-        ...(carried && { carried }),
-        readinessOut: !host && !carried && d.support?.appiumDisabled === true,
-        unavailable: !carried && d.status === STATUS_UNAVAILABLE,
-      });
-    }
-    this.lastReport = next;
+    this.lastReport = new Map(devices.map((d) => [d.udid, { carried: carriedKinds.get(d.udid) }]));
     this.annotatedAt = this.ctx.clock.monotonic();
   }
 
-  /** What the cloud took, or that it took nothing. */
-  reported(outcome: ReportHeard): void {
-    if (!outcome.delivered) {
-      this.behindAt = this.ctx.clock.monotonic();
-      this.observe();
-      return;
-    }
-    this.behindAt = undefined;
-    // The body is the node's whole list: a phone it left out (gone a while) the cloud holds as offline, not at its last status.
-    this.cloudStatus.clear();
-    for (const d of outcome.devices) this.cloudStatus.set(d.udid, d.status);
-    this.refused = new Set(outcome.failed.map((f) => f.udid));
-    this.observe();
+  /** The host's own setting turns Appium off on every phone: a readiness verdict then keeps none out. */
+  private get hostAppiumOff(): boolean {
+    return this.ctx.settings.support?.appiumDisabled === true;
   }
 
   /** An inventory of the phone answered: in full, it is evidence it worked. */
@@ -222,6 +223,10 @@ export class Availability {
 
   private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number): void {
     const { registry, shared } = this.ctx;
+    const { timeline } = registry;
+    const verdicts = timeline.verdictsOf(udid);
+    const held = verdicts.find((v) => v.out?.state === 'quarantined')?.out;
+    const { starvedSince } = timeline;
     const reported = this.lastReport.get(udid);
     const memo = this.memoOf(udid);
     const platform = record?.platform ?? memo.platform;
@@ -239,28 +244,30 @@ export class Availability {
       if (seen) onPort = seen.enumerated;
       usbBlame = seen && !seen.enumerated ? seen.blame?.layer : usb.blame?.(port)?.layer;
     }
-    const entry = registry.facet(QUARANTINE).get(udid);
     const off = registry.facet(OFF_SOURCE).get(udid);
     if (record?.failure !== undefined) memo.failedAt = record.failure.at;
     const { lastGood: good, failedAt } = memo;
     const answeredBefore = record?.last === undefined && good !== undefined && !(failedAt !== undefined && failedAt > good);
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
-      ...(platform && { sourceUp: this.ctx.platforms.up?.(platform) }),
+      ...(platform && timeline.downSince(platform) !== undefined && { sourceUp: false }),
       ...(reported?.carried && { carried: reported.carried }),
       ...(off && { offSource: off.mode ? { mode: off.mode } : {} }),
       ...(onPort !== undefined && { onPort }),
       ...(usbBlame && { usb: usbBlame }),
-      ...(quarantined(entry) && { quarantined: entry.layer ? { layer: entry.layer } : {} }),
-      personNeeded: record !== undefined && registry.facet(PERSON_NEEDED).get(record.key) !== undefined,
-      readinessOut: reported?.readinessOut ?? false,
-      unavailable: reported?.unavailable ?? false,
-      cloud: { ...(this.cloudStatus.has(udid) && { status: this.cloudStatus.get(udid) }), refused: this.refused.has(udid) },
+      ...(held && { quarantined: { layer: held.layer } }),
+      personNeeded: timeline.verdictBy(udid, PERSON) !== undefined,
+      // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
+      readinessOut: !this.hostAppiumOff && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
+      unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),
+      cloud: { ...(timeline.storedStatus(udid) !== undefined && { status: timeline.storedStatus(udid) }), refused: timeline.refused(udid) !== undefined },
       ...(memo.outLayer && { outBefore: memo.outLayer }),
+      ...(timeline.cloudBehindSince !== undefined && { cloudBehind: true }),
+      ...(starvedSince !== undefined && record?.failure !== undefined && record.failure.at >= starvedSince && { starved: true }),
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.
-    const droppedAt = platform !== undefined ? this.ctx.platforms.droppedAt?.(platform) : undefined;
+    const droppedAt = platform !== undefined ? timeline.droppedAt(platform) : undefined;
     const dropped = look.sourceUp !== false ? droppedAt : undefined;
     const bounced = dropped !== undefined && dropped > this.lookedBefore && record !== undefined;
     // Ready since its source's last drop: what takes it out now is not the drop.
@@ -269,14 +276,8 @@ export class Availability {
     const before = this.clock.phones.get(udid)?.track;
     const was = before && { state: before.state, layer: before.layer };
     if (bounced) {
-      delete memo.waitingSince;
       this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, ...(port !== undefined && { port }) });
     }
-    // Out only for the cloud's word: blamed on the cloud when a report since failed to reach it, else on what took it out.
-    if (classify({ ...look, cloud: { ...look.cloud, status: 'AVAILABLE' } }).state === 'in_service') {
-      const since = (memo.waitingSince ??= at);
-      if (this.behindAt !== undefined && this.behindAt >= since) look.cloudBehind = true;
-    } else delete memo.waitingSince;
     let verdict = classify(look);
     const track = this.clock.phones.get(udid)?.track;
     // Offline while usable, or while only the cloud's word kept it out: a drop of its own, not its way back from being out

@@ -38,10 +38,12 @@ export interface PhoneLook {
   unavailable?: boolean;
   /** What the cloud last stored of it: its status, and whether it refused it. */
   cloud: { status?: string; refused: boolean };
-  /** A report since it wanted only the cloud's word did not reach the cloud: the cloud still holds an older word. */
+  /** Reports do not reach the cloud (from the first that failed until one is delivered): nobody can book it through the cloud. */
   cloudBehind?: boolean;
   /** The layer of its last time out of service: a report composed then, which the cloud took late, keeps it out for that. */
   outBefore?: Layer;
+  /** Its inventories fail together with most others': the host's (src/devices/starved.ts). */
+  starved?: boolean;
 }
 
 /** 'carry': blamed on whatever took it out, while it comes back (the clock keeps the layer of the stretch it ends). */
@@ -118,6 +120,7 @@ export function classify(look: PhoneLook): Verdict {
   // still lists (a connection adb has not dropped yet).
   if (record.state === 'offline' && look.onPort === false && look.carried !== 'charge-paused') return { state: 'gone', layer: usb ?? 'port' };
   if (record.state === 'offline') return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'carry', fallback: 'phone' };
+  if (record.failures > 0 && look.starved) return { state: 'in_transition', layer: 'host' };
   if (record.failures > 0) return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'phone', held: true };
   // Back on a new connection after answering on the last: the report carries it with that inventory, and the cloud's word decides.
   if (!record.answered && record.answeredBefore !== true) return { state: 'in_transition', layer: 'carry' };
@@ -125,11 +128,10 @@ export function classify(look: PhoneLook): Verdict {
   if (look.cloud.refused) return { state: 'needs_person', layer: 'cloud' };
   // The report's UNAVAILABLE of a connection that has not answered yet is the report's wait for it, not a reading.
   if (look.unavailable && record.answered) return { state: 'needs_person', layer: 'phone' };
+  // Usable here, but the cloud does not hear the agent: out, on the cloud, until a report reaches it.
+  if (look.cloudBehind) return { state: 'in_transition', layer: 'cloud' };
   // Only the cloud's word keeps it out: blamed on what took it out, even once back in service for the agent (the cloud took a
   // report composed while it was out after the one that had it back).
-  if (look.cloud.status !== 'AVAILABLE')
-    return look.cloudBehind
-      ? { state: 'in_transition', layer: 'cloud' }
-      : { state: 'in_transition', layer: 'carry', ...(look.outBefore && { fallback: look.outBefore }) };
+  if (look.cloud.status !== 'AVAILABLE') return { state: 'in_transition', layer: 'carry', ...(look.outBefore && { fallback: look.outBefore }) };
   return { state: 'in_service' };
 }

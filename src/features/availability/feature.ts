@@ -21,9 +21,10 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       a.annotated(devices, carried ?? new Map());
       return [...devices];
     },
-    reported: (outcome) => a.reported(outcome),
+    reported: () => a.hear(),
     answered: (device) => a.answered(device),
-    changed: () => a.observe(),
+    changed: () => a.hear(),
+    acted: () => a.hear(),
     // Before USB, so that READY follows USB and PROBLEMS, free text, closes the table.
     columns: () => (a.clock.phones.size > 0 ? [{ key: 'inService24h', title: 'IN SERVICE 24H', place: { before: 'USB' } }] : []),
     cells: (info): Record<string, string> => {
@@ -31,6 +32,28 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       const cell = subject && dayCell(lastDay(a.clock, subject, clock.wall(), clock.monotonic()));
       return cell === undefined ? {} : { inService24h: cell };
     },
+    // The state each phone is in now and what its being out is blamed on: `list --json`, its series, the page.
+    fields: () => [
+      {
+        key: 'inService',
+        place: { after: 'up' },
+        value: (s) => {
+          const now = a.now(s.info.udid);
+          return now && { state: now.state, ...(now.layer && { layer: now.layer }), since: now.since };
+        },
+      },
+    ],
+    gauges: () => [
+      {
+        name: 'device_agent_device_service_state',
+        help: 'A device of the last report in the state in-service time counts it in now (in_service, in_transition, auto_recovery, needs_person, quarantined, gone), with the layer its being out is blamed on (none in service), by udid.',
+        place: { after: 'device_agent_device_state' },
+        samples: (r) => {
+          const now = r.inService as { state: string; layer?: string } | undefined;
+          return now ? [{ labels: { udid: r.udid, state: now.state, layer: now.layer ?? '' }, value: 1 }] : [];
+        },
+      },
+    ],
     metrics: () => clockMetrics(a.clock),
     // Its state now and its last 24 hours, hour by hour.
     page: (row) => {

@@ -7,8 +7,8 @@
 // here, a TUNNEL cell in `list`, counts on /metrics. A phone that reconnects
 // (a reboot, a replug) has its daemons read again at once, so that the next
 // report names a tunnel that outlived it: within one cycle.
-import { appiumOff, type DeviceInfo } from '../../cloud/types.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import { TUNNEL } from '../../devices/verdicts.js';
 import type { Metric } from '../../util/metric.js';
 import type { FeatureContext } from '../context.js';
 import type { DaemonKind } from './daemons.js';
@@ -34,8 +34,6 @@ export class IosDeveloper {
   private readonly daemons: DaemonRef[];
   /** Each phone's connection when its daemons were last read for it: a new one asks them at once. */
   private readonly epochs = new Map<string, number>();
-  /** The last judgement of each phone, by udid, for the metrics. */
-  private readonly last = new Map<string, Judgement>();
 
   /** `fetch` and `run`: how a daemon is asked and a tool run, the real ones unless a test gives its own. */
   constructor(
@@ -49,7 +47,15 @@ export class IosDeveloper {
       const [kind, url] = halves(id);
       return { id, kind: kind as DaemonKind, url };
     });
-    this.watch = new DaemonWatch({ daemons: this.daemons, pollMs: s.pollSeconds * 1000, clock, logger, phones: () => this.phones(), fetch: io.fetch });
+    this.watch = new DaemonWatch({
+      daemons: this.daemons,
+      pollMs: s.pollSeconds * 1000,
+      clock,
+      logger,
+      phones: () => this.phones(),
+      polled: () => this.judgeAll(),
+      fetch: io.fetch,
+    });
     const commands = s.tools.map((entry) => {
       const [tool, command] = halves(entry);
       return { tool: tool as ToolName, command };
@@ -87,6 +93,8 @@ export class IosDeveloper {
   answered(device: DeviceSnapshot): void {
     if (this.off || device.platform !== PLATFORM || !needsTunnel(device.last?.platformVersion)) return;
     const udid = device.udid ?? device.serial;
+    // Said at once from what is known, and again once its daemons are read.
+    this.judge(device);
     if (this.epochs.get(udid) === device.changedSeq) return;
     this.epochs.set(udid, device.changedSeq);
     if (this.epochs.size > 10_000) this.epochs.clear();
@@ -104,29 +112,34 @@ export class IosDeveloper {
     const tunnel = this.watch.ledger.verdict({ udid, epoch: device.changedSeq }, daemons);
     const userspace = tunnel.state === 'live' || tunnel.state === 'stale' ? tunnel.tunnel.userspace : undefined;
     const up = daemons.filter((d) => d.state === 'up').map((d) => d.kind);
-    const judgement = judgePhone(udid, version, supportOf(ios, this.tools.tools(), up, userspace), tunnel);
-    if (judgement) this.last.set(udid, judgement);
-    else this.last.delete(udid);
-    return judgement;
+    return judgePhone(udid, version, supportOf(ios, this.tools.tools(), up, userspace), tunnel);
   }
 
-  /** The report's iPhones that are not ready here with Appium off (the host's flags ORed in later by the report). */
-  annotate(devices: readonly DeviceInfo[]): DeviceInfo[] {
-    const listed = new Set<string>();
-    const out = devices.map((info) => {
-      const [device] = this.ctx.registry.byUdid(info.udid);
-      if (!device) return info;
-      listed.add(device.udid ?? device.serial);
-      const j = this.judgementOf(device);
-      return j?.notReady ? { ...info, support: appiumOff(info.support) } : info;
-    });
-    for (const udid of [...this.last.keys()]) if (!listed.has(udid)) this.last.delete(udid);
-    return out;
+  /**
+   * What is said of each listed iPhone, as its verdict in the timeline (src/devices/verdicts.ts): its note, Appium off
+   * while it is not ready here; standing until the next poll or answer says otherwise.
+   */
+  judgeAll(): void {
+    for (const device of this.ctx.registry.list(PLATFORM)) this.judge(device);
   }
 
-  metrics(): Metric[] {
+  private judge(device: DeviceSnapshot): void {
+    const j = this.judgementOf(device);
+    this.ctx.registry.timeline.verdict(
+      device.udid ?? device.serial,
+      TUNNEL,
+      j && {
+        ...(j.notReady && { appiumOff: true, out: { state: 'needs_person', layer: 'readiness' } }),
+        ...(j.note !== undefined && { words: j.note }),
+        detail: { cell: j.cell, state: j.state },
+      },
+    );
+  }
+
+  /** The iPhones the views show by their tunnel's state (a bounded label set). */
+  tallies(udids: readonly string[]): Metric[] {
     if (this.off) return [];
-    const judged = [...this.last.values()];
+    const judged = udids.flatMap((u) => this.ctx.registry.timeline.verdictBy(u, TUNNEL)?.detail ?? []);
     return [
       {
         name: 'device_agent_ios_tunnel_devices',
@@ -134,6 +147,12 @@ export class IosDeveloper {
         type: 'gauge',
         samples: STATES.map((state) => ({ labels: { state }, value: judged.filter((j) => j.state === state).length })),
       },
+    ];
+  }
+
+  metrics(): Metric[] {
+    if (this.off) return [];
+    return [
       {
         name: 'device_agent_ios_tunnel_daemon_up',
         help: 'whether each configured iOS 17 tunnel daemon (iosDeveloper.tunnelDaemons) answered its last listing: 1 up, 0 down, refusing or garbage',

@@ -7,6 +7,7 @@
 import type { Feature, FeatureContext } from '../context.js';
 import { IosDeveloper } from './developer.js';
 import { iosDeveloperItems } from './doctor.js';
+import { TUNNEL } from '../../devices/verdicts.js';
 
 export function iosDeveloperFeature(ctx: FeatureContext): Feature {
   const part = new IosDeveloper(ctx);
@@ -14,15 +15,24 @@ export function iosDeveloperFeature(ctx: FeatureContext): Feature {
     name: 'ios-developer',
     start: () => part.start(),
     stop: () => part.stop(),
-    notes: (device) => [part.judgementOf(device)?.note],
     answered: (device) => part.answered(device),
-    annotate: (devices) => part.annotate(devices),
     columns: () => (part.off ? [] : [{ key: 'tunnel', title: 'TUNNEL' }]),
-    cells: (_info, device): Record<string, string> => {
-      const j = device && part.judgementOf(device);
+    cells: (info): Record<string, string> => {
+      const j = ctx.registry.timeline.verdictBy(info.udid, TUNNEL)?.detail;
       return j ? { tunnel: j.cell } : {};
     },
     metrics: () => part.metrics(),
+    tallies: (rows) => part.tallies(rows.map((r) => r.udid)),
+    gauges: () => [
+      {
+        name: 'device_agent_device_ios_tunnel',
+        help: 'An iPhone from iOS 17 of the last report by its developer services on this host (live, stale, none, unknown, no-daemon, not-supported), by udid: which phone a stale tunnel is.',
+        samples: (r) => {
+          const j = ctx.registry.timeline.verdictBy(r.udid, TUNNEL)?.detail;
+          return j ? [{ labels: { udid: r.udid, state: j.state }, value: 1 }] : [];
+        },
+      },
+    ],
     doctor: { config: () => iosDeveloperItems(part) },
   };
 }

@@ -47,6 +47,8 @@ export interface DaemonWatchOptions {
   logger: Logger;
   /** The phones usbmuxd lists now, with their connection (tunnel-state.ts), read at each poll. */
   phones: () => PhoneNow[];
+  /** Each poll ended: what it read may change what is said of the phones. */
+  polled?: () => void;
   fetch?: Fetch;
 }
 
@@ -105,6 +107,7 @@ export class DaemonWatch {
     this.o.logger.debug({ daemons: now.map((d) => `${d.id}: ${d.state}`) }, 'iOS tunnel daemons polled');
     this.ledger.observe(now, this.o.phones());
     for (const d of now) this.say(d);
+    this.o.polled?.();
   }
 
   private async read(d: DaemonRef): Promise<DaemonNow> {

@@ -6,6 +6,7 @@
 // `doctor` name the phones it holds. Its action is quarantine.ts.
 import { holdNote } from '../../actions/runner.js';
 import { quarantined } from '../../devices/quarantine.js';
+import { QUARANTINED } from '../../devices/verdicts.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { Quarantine, QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD, shortTime } from './quarantine.js';
 
@@ -18,14 +19,14 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
     start: () => q.start(),
     stop: () => q.stop(),
     action: q.action(),
-    notes: (device) => [holdNote(registry, device.key, 'quarantine'), q.wordsFor(device)],
-    annotate: (devices) => q.annotate(devices),
+    notes: (device) => [holdNote(registry, device.key, 'quarantine')],
     reported: (outcome) => q.reported(outcome),
     columns: () => (held().length > 0 ? [{ key: 'quarantined', title: 'QUARANTINED' }] : []),
     cells: (info): Record<string, string> => {
-      const e = q.entries.get(info.udid);
-      return quarantined(e) ? { quarantined: `until ${shortTime(e.until, clock.wall())}` } : {};
+      const held = registry.timeline.verdictBy(info.udid, QUARANTINED)?.detail;
+      return held ? { quarantined: `until ${shortTime(held.until, clock.wall())}` } : {};
     },
+    fields: () => [{ key: 'quarantined', place: { after: 'inService' }, value: (s) => registry.timeline.verdictBy(s.info.udid, QUARANTINED)?.detail }],
     page: (row) => {
       const e = q.entries.get(row.udid);
       if (!quarantined(e)) return undefined;

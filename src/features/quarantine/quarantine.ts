@@ -9,15 +9,14 @@
 // quarantines kept in the state directory.
 import type { DeviceAction, Intent } from '../../actions/runner.js';
 import { cloudIdOf, type BookingVerdict } from '../../booking/gate.js';
-import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { withinMessage } from '../../cloud/device-message.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
 import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG, type EventKind } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
-import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
+import { PERSON, QUARANTINED, READINESS } from '../../devices/verdicts.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { FeatureContext } from '../context.js';
 import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
@@ -82,9 +81,11 @@ export class Quarantine {
   private readonly failures = new Map<string, Failure[]>();
   /** Each record's run of failed inventories already counted (its first failure's monotonic ms). */
   private readonly seenRun = new Map<string, number>();
-  /** Records whose call for a person is counted; phones whose readiness failing, or whose refusal by the cloud, is. */
+  /** Phones whose call for a person is counted; phones whose readiness failing, or whose refusal by the cloud, is. */
   private readonly person = new Set<string>();
-  private readinessOut = new Set<string>();
+  /** The failures heard since the last look, each counted at the look, blamed on the layer the in-service clock blames then. */
+  private readonly heard: Array<{ udid: string; serial?: string; kind: FailureKind; text: string }> = [];
+  private readonly readinessOut = new Set<string>();
   private refused = new Set<string>();
   /** Phones due whose booking question is not answered yet, and since when (wall ms): their evidence is counted as of then. */
   private readonly due = new Map<string, number>();
@@ -100,7 +101,68 @@ export class Quarantine {
     };
     this.files = ctx.stateDir === undefined ? undefined : new QuarantineFiles(ctx.stateDir, ctx.logger);
     const facet = ctx.registry.facet(QUARANTINE);
-    for (const [udid, entry] of this.files?.load() ?? []) facet.set(udid, entry);
+    for (const [udid, entry] of this.files?.load() ?? []) {
+      facet.set(udid, entry);
+      this.publish(udid);
+    }
+    ctx.registry.readings.on('outcome', (key) => this.outcome(key));
+    ctx.registry.timeline.on('fact', (fact) => {
+      // Inventories failing together are the host's: those already counted since are no phone's evidence.
+      if (fact.kind === 'starved' && fact.since !== undefined) {
+        const since = ctx.clock.wall() - (ctx.clock.monotonic() - fact.since);
+        for (const list of this.failures.values()) for (const f of list) if (f.kind === 'inventory' && f.at >= since) f.layer = 'host';
+      }
+      if (fact.kind !== 'verdict') return;
+      // Recovery's call for a person is one failure, each call.
+      if (fact.by === PERSON.name && fact.verdict?.words !== undefined && !this.person.has(fact.udid)) {
+        this.heard.push({ udid: fact.udid, kind: 'person', text: `recovery asks for a person: ${fact.verdict.words}` });
+      }
+      if (fact.by === PERSON.name) {
+        if (fact.verdict) this.person.add(fact.udid);
+        else this.person.delete(fact.udid);
+      }
+      // Readiness turning to failing a check automation needs is one failure, heard from its verdict as it changes.
+      if (fact.by !== READINESS.name) return;
+      const out = fact.verdict?.appiumOff === true && ctx.settings.support?.appiumDisabled !== true;
+      if (out && !this.readinessOut.has(fact.udid)) {
+        const serial = ctx.registry.byUdid(fact.udid)[0]?.serial ?? fact.udid;
+        this.failed(fact.udid, serial, 'readiness', 'readiness fails a check automation needs (Appium disabled)', 'readiness');
+      }
+      if (out) this.readinessOut.add(fact.udid);
+      else this.readinessOut.delete(fact.udid);
+    });
+  }
+
+  /** An inventory's outcome: a run of failed inventories of a record is one failure, heard once, when it starts. */
+  private outcome(key: string): void {
+    const r = this.ctx.registry.get(key);
+    if (!r || r.failures === 0 || !r.failure) {
+      this.seenRun.delete(key);
+      return;
+    }
+    const udid = cloudIdOf(r.serial, r.udid);
+    if (udid === undefined || this.seenRun.get(key) === r.failure.first) return;
+    if (this.seenRun.size >= PHONES_KEPT && !this.seenRun.has(key)) this.seenRun.delete(this.seenRun.keys().next().value!);
+    this.seenRun.set(key, r.failure.first);
+    this.heard.push({ udid, serial: r.serial, kind: 'inventory', text: `inventory failed: ${r.failure.text}` });
+  }
+
+  /** The phone's quarantine as the timeline holds it for the report and the views: out of service, Appium off, why and until when. */
+  private publish(udid: string): void {
+    const e = this.entries.get(udid);
+    this.ctx.registry.timeline.verdict(
+      udid,
+      QUARANTINED,
+      quarantined(e)
+        ? {
+            out: { state: 'quarantined', layer: e.layer ?? 'phone' },
+            unavailable: true,
+            appiumOff: true,
+            words: quarantineWords(e, this.ctx.clock.wall()),
+            detail: { since: e.since, until: e.until },
+          }
+        : undefined,
+    );
   }
 
   get entries() {
@@ -135,24 +197,6 @@ export class Quarantine {
     return this.ctx.shared.get(PHONE_STATE)?.now(udid)?.layer ?? 'phone';
   }
 
-  /** The report's devices: a phone whose readiness turned to failing is one failure; a quarantined one goes out UNAVAILABLE with Appium disabled. */
-  annotate(devices: readonly DeviceInfo[]): DeviceInfo[] {
-    const host = this.ctx.settings.support?.appiumDisabled === true;
-    const out = new Set<string>();
-    const result = devices.map((d): DeviceInfo => {
-      const entry = this.entries.get(d.udid);
-      if (quarantined(entry)) return { ...d, status: STATUS_UNAVAILABLE, support: { ...d.support!, appiumDisabled: true } };
-      if (!host && d.support?.appiumDisabled === true) {
-        out.add(d.udid);
-        if (!this.readinessOut.has(d.udid))
-          this.failed(d.udid, d.serialNumber ?? d.udid, 'readiness', 'readiness fails a check automation needs (Appium disabled)', 'readiness');
-      }
-      return d;
-    });
-    this.readinessOut = out;
-    return result;
-  }
-
   /** The cloud's answer: a phone it refuses anew is one failure. */
   reported(outcome: ReportHeard): void {
     if (!outcome.delivered) return;
@@ -165,13 +209,6 @@ export class Quarantine {
       if (!this.refused.has(f.udid)) this.failed(f.udid, d.serialNumber ?? f.udid, 'cloud', `the cloud refused it: ${f.message}`, 'cloud');
     }
     this.refused = now;
-  }
-
-  /** The message's words for a listed phone. */
-  wordsFor(device: DeviceSnapshot): string | undefined {
-    const udid = cloudIdOf(device.serial, device.udid);
-    const entry = udid === undefined ? undefined : this.entries.get(udid);
-    return quarantined(entry) ? quarantineWords(entry, this.ctx.clock.wall()) : undefined;
   }
 
   private save(): void {
@@ -225,23 +262,11 @@ export class Quarantine {
         const records = registry.list();
         const byUdid = new Map<string, DeviceSnapshot>();
         const conflicts = conflictsOf(records.map((r) => claimOf(r)));
-        const calls = registry.facet(PERSON_NEEDED);
         for (const r of records) {
           const udid = cloudIdOf(r.serial, r.udid);
-          if (udid === undefined) continue;
-          if (!byUdid.has(udid) || (byUdid.get(udid)!.last === undefined && r.last !== undefined)) byUdid.set(udid, r);
-          if (r.failures > 0 && r.failure && this.seenRun.get(r.key) !== r.failure.first) {
-            this.seenRun.set(r.key, r.failure.first);
-            this.failed(udid, r.serial, 'inventory', `inventory failed: ${r.failure.text}`, this.layerNow(udid));
-          } else if (r.failures === 0) this.seenRun.delete(r.key);
-          const call = calls.get(r.key);
-          if (call !== undefined && !this.person.has(r.key)) {
-            this.person.add(r.key);
-            this.failed(udid, r.serial, 'person', `recovery asks for a person: ${call}`, this.layerNow(udid));
-          } else if (call === undefined) this.person.delete(r.key);
+          if (udid !== undefined && (!byUdid.has(udid) || (byUdid.get(udid)!.last === undefined && r.last !== undefined))) byUdid.set(udid, r);
         }
-        for (const key of this.seenRun.keys()) if (!registry.get(key)) this.seenRun.delete(key);
-        for (const key of this.person) if (!registry.get(key)) this.person.delete(key);
+        for (const h of this.heard.splice(0)) this.failed(h.udid, h.serial ?? byUdid.get(h.udid)?.serial ?? h.udid, h.kind, h.text, this.layerNow(h.udid));
         for (const udid of this.due.keys()) if (!this.failures.has(udid)) this.due.delete(udid);
         const offSource = registry.facet(OFF_SOURCE);
         // In the booking gate's order (the phone asked about longest ago first): with more phones due than the host's
@@ -347,6 +372,7 @@ export class Quarantine {
           if (!quarantined(before)) return 'none';
           const { since: _s, until: _u, reason: _r, evidence: _e, incident: _i, layer: _l, ...rest } = before;
           this.entries.set(intent.udid, { ...rest, released: { at: now, by: intent.by } });
+          this.publish(intent.udid);
           stats.counter(QUARANTINE_RELEASES).add(intent.by);
           logger.info(
             { serial: before.serial, udid: intent.udid, by: intent.by, ...(intent.who !== undefined && { who: intent.who }) },
@@ -375,6 +401,7 @@ export class Quarantine {
         const words = quarantineWords(entry as QuarantineEntry & { since: number; until: number }, now);
         const incident = this.ctx.shared.get(INCIDENT_LOG)?.incident({ udid: intent.udid, serial: intent.serial }, 'quarantine', words);
         this.entries.set(intent.udid, { ...entry, ...(incident !== undefined && { incident }) });
+        this.publish(intent.udid);
         stats.counter(QUARANTINES).add(d.layer);
         logger.warn(
           { serial: intent.serial, udid: intent.udid, until: new Date(entry.until!).toISOString(), layer: d.layer },

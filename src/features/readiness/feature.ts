@@ -14,10 +14,12 @@ import { buildLine } from './build.js';
 import { readinessDoctor } from './doctor.js';
 import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
-import { readinessMetrics } from './metrics.js';
+import { readinessCounters, readinessGauges } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
-import { supportOf } from './support.js';
+import { failsAppium } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
+import { READINESS, TUNNEL, type ReadinessDetail } from '../../devices/verdicts.js';
+import { cloudIdOf } from '../../booking/gate.js';
 import { composeMessage } from '../../cloud/device-message.js';
 
 /** What was last seen of each phone, by its stable key past its connections: a change across a replug or an update is still a change. */
@@ -37,14 +39,24 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     const off = offSource.get(udid);
     return off && offAdbVerdict(off, baseline, reader.platformName);
   };
-  /** A device of the report with readiness's word: a phone off adb judged by why, and the support flags its verdict decides. */
+  const { timeline } = registry;
+  /** Readiness's word on a phone, standing in the timeline until a reading (or its leaving adb) changes it. */
+  const say = (udid: string, verdict: Verdict, inMessage = true): void => {
+    const words = inMessage ? verdictMessage(verdict, true) : undefined;
+    const out = failsAppium(verdict);
+    timeline.verdict(udid, READINESS, {
+      ...(out && { appiumOff: true, out: { state: 'needs_person', layer: 'readiness' } }),
+      ...(words && { words }),
+      detail: verdict,
+    });
+  };
+  /** A phone of the report off adb, judged by why: its message is that cause and what to do. */
   const annotated = (info: DeviceInfo): DeviceInfo => {
     const off = offSource.get(info.udid);
     const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
-    if (off && offVerdict) return { ...info, ...composeMessage([offAdbMessage(off)]), support: supportOf(info.support, offVerdict) };
-    const [record] = registry.byUdid(info.udid);
-    const verdict = record && verdictOf(record);
-    return verdict ? { ...info, support: supportOf(info.support, verdict) } : info;
+    if (!off || !offVerdict) return info;
+    say(info.udid, offVerdict, false);
+    return { ...info, ...composeMessage([offAdbMessage(off)]) };
   };
   const changes = new Map<string, number>();
   const notReady = new Map<string, number>();
@@ -58,10 +70,8 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     const sourced = facts.get(device.key);
     return sourced && { facts: new Map(Object.entries(sourced)) };
   };
-  const verdictOf = (device: DeviceSnapshot): Verdict | undefined => {
-    const reading = readingOf(device);
-    return reading && judge(reading, baseline, device.last?.brandName);
-  };
+  /** The verdict standing on a phone: its last reading's, past the readings that did not read it (the fast tier). */
+  const verdictOf = (udid: string | undefined): ReadinessDetail | undefined => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
   const fingerprintOf = (device: DeviceSnapshot): string | undefined => {
     if (baseline.size === 0) return undefined;
     return reader.fingerprint(registry, device.key);
@@ -100,9 +110,13 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   return {
     name: 'readiness',
     doctor: readinessDoctor(baseline),
+    // A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for):
+    // judged as a reading, when one is there, before the report says the verdict's words.
     notes: (device) => {
-      const verdict = verdictOf(device);
-      return verdict ? [verdictMessage(verdict, true)] : [];
+      const reading = baseline.size > 0 ? readingOf(device) : undefined;
+      const udid = cloudIdOf(device.serial, device.udid);
+      if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
+      return [];
     },
     answered: (device) => {
       const reading = readingOf(device);
@@ -114,6 +128,8 @@ export function readinessFeature(ctx: FeatureContext): Feature {
         ...(reading ? { verdict: judge(reading, baseline, maker) } : {}),
         ...(fingerprint !== undefined ? { fingerprint } : {}),
       };
+      const udid = cloudIdOf(device.serial, device.udid);
+      if (observed.verdict && udid !== undefined) say(udid, observed.verdict);
       if (reading) published.set(device.key, observed.values);
       const { seen: now, events } = drift(seen.get(device.key), observed, baseline);
       seen.set(device.key, now);
@@ -127,20 +143,23 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       if (baseline.size === 0) return {};
       const off = device ? undefined : offVerdictOf(info.udid);
       if (off) return { readiness: verdictCell(off)! };
-      // No record (a phone no source lists, or one that has not said who it is): nothing to say ("-").
-      if (!device) return {};
-      const verdict = verdictOf(device);
-      if (!verdict) return { readiness: NOT_READ_YET };
-      return { readiness: verdictCell(verdict) ?? NO_CHECK_APPLIES };
+      // The verdict standing on the phone, listed or not; a listed phone not read yet says so, one no source lists says nothing ("-").
+      const verdict = verdictOf(info.udid) ?? (device && verdictOf(cloudIdOf(device.serial, device.udid)));
+      // An iPhone without a live tunnel here cannot run automation either: READY says so as its message does.
+      const tunnel = timeline.verdictBy(info.udid, TUNNEL)?.appiumOff === true;
+      if (!verdict) return tunnel ? { readiness: 'not ready: tunnel' } : device ? { readiness: NOT_READ_YET } : {};
+      const judged = tunnel ? { ...verdict, ready: false, failed: [...verdict.failed, { check: { id: 'tunnel' } }] } : verdict;
+      return { readiness: verdictCell(judged) ?? NO_CHECK_APPLIES };
     },
-    metrics: () => {
-      if (baseline.size === 0) return [];
-      const listed = registry.list().filter((d) => d.udid === undefined || offSource.get(d.udid) === undefined);
-      // A phone whose reading of this connection is not in yet counts by its last verdict: a gauge counts phones, not moments.
-      const verdicts = listed.map((d) => verdictOf(d) ?? seen.get(d.key)?.verdict);
-      const off = offSource.entries().map(([udid]) => offVerdictOf(udid));
-      return readinessMetrics([...baseline.keys()], [...verdicts, ...off], { changes, notReady, builds });
-    },
+    metrics: () => (baseline.size === 0 ? [] : readinessCounters([...baseline.keys()], { changes, notReady, builds })),
+    // The phones the views show, each by the verdict standing on it: a gauge counts phones, not moments between readings.
+    tallies: (rows) =>
+      baseline.size === 0
+        ? []
+        : readinessGauges(
+            [...baseline.keys()],
+            rows.map((r) => verdictOf(r.udid)),
+          ),
   };
 }
 

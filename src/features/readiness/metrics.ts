@@ -1,7 +1,8 @@
 // The readiness series of /metrics: per check of the baseline, the phones failing it (labels from the fixed baseline,
 // never per device), the phones judged and not ready, and the drift events by kind. Pure.
 import type { Metric } from '../../util/metric.js';
-import { stateOf, type Verdict } from './verdict.js';
+import type { ReadinessDetail } from '../../devices/verdicts.js';
+import { stateOf } from './verdict.js';
 
 /** The drift events since the agent started (drift.ts). */
 export interface DriftCounts {
@@ -13,8 +14,9 @@ export interface DriftCounts {
   builds: number;
 }
 
-export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyArray<Verdict | undefined>, counts: DriftCounts): Metric[] {
-  const judged = verdicts.filter((v): v is Verdict => v !== undefined);
+/** The phones by their verdict: the gauges, counted over the phones the views show (their rows). */
+export function readinessGauges(checks: readonly string[], verdicts: ReadonlyArray<ReadinessDetail | undefined>): Metric[] {
+  const judged = verdicts.filter((v): v is ReadinessDetail => v !== undefined);
   const failing = new Map(checks.map((c) => [c, 0]));
   for (const verdict of judged) for (const f of verdict.failed) failing.set(f.check.id, (failing.get(f.check.id) ?? 0) + 1);
   return [
@@ -33,6 +35,12 @@ export function readinessMetrics(checks: readonly string[], verdicts: ReadonlyAr
         value: judged.filter((v) => stateOf(v) === verdict).length,
       })),
     },
+  ];
+}
+
+/** The drift events, counted since the agent started. */
+export function readinessCounters(checks: readonly string[], counts: DriftCounts): Metric[] {
+  return [
     {
       name: 'device_agent_readiness_changes_total',
       help: 'readiness values that changed on a phone between two readings, by check (each logged once)',

@@ -2,6 +2,7 @@
 // read and failed, each named with its value and what to do), or unread (none failed, some not read). Pure.
 import { absentRow, appliesTo, CHECKS, meets, valueOf, type Check, type Reading } from './checks.js';
 import { expectedText, valueNote } from '../../devices/readiness-grammar.js';
+import type { ReadinessDetail } from '../../devices/verdicts.js';
 
 export interface Failure {
   check: Check;
@@ -22,7 +23,7 @@ export interface Verdict {
 /** Where a verdict counts: ready, not ready (a check failed), unread (none failed, one or more unread); undefined when no check of the baseline is the phone's. */
 export type VerdictState = 'ready' | 'not_ready' | 'unread';
 
-export function stateOf(verdict: Verdict): VerdictState | undefined {
+export function stateOf(verdict: ReadinessDetail): VerdictState | undefined {
   if (verdict.failed.length > 0) return 'not_ready';
   if (verdict.unread.length > 0) return 'unread';
   return verdict.ready ? 'ready' : undefined;
@@ -93,7 +94,7 @@ function named(ids: readonly string[]): string {
  * `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls", or "unread: developerOptions" (past three checks,
  * "… and N more": doctor and `list --json`'s message name them all); undefined when no check is the phone's.
  */
-export function verdictCell(verdict: Verdict): string | undefined {
+export function verdictCell(verdict: ReadinessDetail): string | undefined {
   switch (stateOf(verdict)) {
     case 'not_ready':
       return `not ready: ${named(verdict.failed.map((f) => f.check.id))}`;

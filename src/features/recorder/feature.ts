@@ -15,7 +15,6 @@ export function recorderFeature(ctx: FeatureContext): Feature {
     stop: () => r.stop(),
     changed: (changes) => r.changed(changes),
     answered: (device) => r.answered(device),
-    reported: (outcome) => r.reported(outcome),
     acted: (done) => r.acted(done),
     // Its incidents (the newest only on the rack; each with its cause on its own page), and on its own page its ring.
     page: (row, phone) => {

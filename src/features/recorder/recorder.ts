@@ -10,21 +10,19 @@
 // call for a person (recovery's, seen here), an action on its link that
 // failed. It asks nothing of the phones.
 import { join } from 'node:path';
-import type { ActionDone, DeviceChange, ReportHeard } from '../../devices/feature.js';
+import type { ActionDone, DeviceChange } from '../../devices/feature.js';
 import { keepable, type EventKind, type IncidentKind, type IncidentLog, type PhoneRef } from '../../devices/incidents.js';
 import { maskString } from '../../log/redact.js';
-import { PERSON_NEEDED } from '../../devices/person-needed.js';
+import type { Fact } from '../../devices/timeline.js';
+import { PERSON } from '../../devices/verdicts.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import { keyParts } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
-import type { Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { IncidentFiles } from './files.js';
 import { Rings } from './ring.js';
 
-/** How often it looks for a call for a person between events. */
-const LOOK_MS = 2_000;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
 /** The ports known of phones at most (bounded as the rings are). */
 const MAX_PORTS = 1024;
@@ -37,13 +35,9 @@ export class Recorder implements IncidentLog {
   /** Each phone's id by its record key, and its last port: so a line about a port, or a phone gone, is still its own. */
   private readonly phones = new Map<string, PhoneRef>();
   private readonly ports = new Map<string, PhoneRef>();
-  /** The readiness values last seen of each record, and what the cloud last said of each phone. */
+  /** The readiness values last seen of each record. */
   private readonly values = new Map<string, Readonly<Record<string, string>>>();
-  private readonly cloudSaid = new Map<string, string>();
-  /** Records recovery calls a person for, said once per call. */
-  private readonly called = new Set<string>();
   private started = false;
-  private timer: Timer | undefined;
   private unfollow: (() => void) | undefined;
 
   constructor(private readonly ctx: FeatureContext) {
@@ -57,15 +51,16 @@ export class Recorder implements IncidentLog {
     this.started = true;
     this.files?.prune();
     this.unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
-    const look = (): void => {
-      this.timer = this.ctx.clock.setTimer(look, LOOK_MS, { unref: true });
-      this.lookForCalls();
+    const heard = (fact: Fact): void => this.heard(fact);
+    this.ctx.registry.timeline.on('fact', heard);
+    const follow = this.unfollow;
+    this.unfollow = () => {
+      follow?.();
+      this.ctx.registry.timeline.off('fact', heard);
     };
-    this.timer = this.ctx.clock.setTimer(look, LOOK_MS, { unref: true });
   }
 
   stop(): void {
-    this.timer?.cancel();
     this.unfollow?.();
     this.started = false;
   }
@@ -137,16 +132,18 @@ export class Recorder implements IncidentLog {
     }
   }
 
-  reported(outcome: ReportHeard): void {
-    if (!outcome.delivered) return;
-    const refused = new Map(outcome.failed.map((f) => [f.udid, f.message]));
-    for (const d of outcome.devices) {
-      const said = refused.has(d.udid) ? `the cloud refused it: ${refused.get(d.udid)}` : `the cloud stored it ${d.status}`;
-      if (this.cloudSaid.get(d.udid) === said) continue;
-      if (this.cloudSaid.size >= MAX_PORTS && !this.cloudSaid.has(d.udid)) this.cloudSaid.delete(this.cloudSaid.keys().next().value!);
-      this.cloudSaid.set(d.udid, said);
-      this.note({ udid: d.udid, serial: d.serialNumber ?? d.udid }, 'cloud', said);
-    }
+  /** What the timeline hears that a phone's ring keeps: the cloud's word on it as it changes, a call for a person (an incident). */
+  private heard(fact: Fact): void {
+    if (fact.kind === 'cloud' && fact.delivered)
+      for (const c of fact.changed)
+        this.note(this.refOfUdid(c.udid), 'cloud', c.refused !== undefined ? `the cloud refused it: ${c.refused}` : `the cloud stored it ${c.status}`);
+    if (fact.kind === 'verdict' && fact.by === PERSON.name && fact.verdict?.words !== undefined)
+      this.incident(this.refOfUdid(fact.udid), 'person-needed', `a person is needed: ${fact.verdict.words}`);
+  }
+
+  /** The phone the cloud knows by this udid, by the serial of a record that gave it, else the udid. */
+  private refOfUdid(udid: string): PhoneRef {
+    return { udid, serial: this.ctx.registry.byUdid(udid)[0]?.serial ?? udid };
   }
 
   acted(done: ActionDone): void {
@@ -176,19 +173,5 @@ export class Recorder implements IncidentLog {
     for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
     if (this.ports.size >= MAX_PORTS && !this.ports.has(port)) this.ports.delete(this.ports.keys().next().value!);
     this.ports.set(port, ref);
-  }
-
-  /** Recovery's call for a person, once per call: an incident. */
-  private lookForCalls(): void {
-    const calls = this.ctx.registry.facet(PERSON_NEEDED);
-    const now = new Set<string>();
-    for (const [key, text] of calls.entries()) {
-      now.add(key);
-      if (this.called.has(key)) continue;
-      const record = this.ctx.registry.get(key);
-      this.incident(this.refOf(key, record?.serial ?? keyParts(key).serial, record?.udid), 'person-needed', `a person is needed: ${text}`);
-    }
-    for (const key of this.called) if (!now.has(key)) this.called.delete(key);
-    for (const key of now) this.called.add(key);
   }
 }

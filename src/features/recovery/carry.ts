@@ -1,5 +1,6 @@
 // Carrying out one of recovery's actions through adb or the hub tool, each under its deadline and never awaited by a
 // report: its lines, the outcome the policy hears, and the counts.
+import type { PersonNotes } from './notes.js';
 import { limited } from '../../log/limited.js';
 import type { SaidOnce } from '../../log/said-once.js';
 import { lastingFailure } from '../../hub/status.js';
@@ -9,7 +10,6 @@ import { actionName, attentionText, targetOf } from './action-names.js';
 import type { BlockedPorts } from './blocked-ports.js';
 import type { UsbEvidence } from '../../devices/usb-evidence.js';
 import type { FeatureContext } from '../context.js';
-import type { Facet } from '../../devices/facet.js';
 import { cannotCycle, type RecoveryAction } from './policy.js';
 import type { ConnectBackoffs } from './connects.js';
 import { counterKey } from '../../stats/counter.js';
@@ -47,7 +47,7 @@ export type CarryContext = Pick<FeatureContext<RecoveryAdb>, 'logger' | 'stats' 
   /** Network devices whose last connect failed, and why (one log line per change, not per attempt). */
   failing: SaidOnce;
   /** Recovery's call for a person on each record (only a listed device has one: it goes with its record). */
-  notes: Facet<string>;
+  notes: PersonNotes;
   blocked: BlockedPorts;
   /** The USB layer's word after a power cycle; none: a cycle is not checked. */
   usb: UsbEvidence | undefined;

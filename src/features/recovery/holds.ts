@@ -3,10 +3,10 @@
 import type { ActionLook } from '../../actions/runner.js';
 import type { BookingVerdict } from '../../booking/gate.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
+import type { PersonNotes } from './notes.js';
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import { actionName, attentionText } from './action-names.js';
-import type { Facet } from '../../devices/facet.js';
 import type { Disruption } from './policy.js';
 import { counterKey } from '../../stats/counter.js';
 
@@ -30,7 +30,7 @@ export type Verdicts = ReadonlyMap<string, HoldVerdict>;
  * waits for; a phone under it no longer needs recovery.
  */
 export function noteAttention(
-  notes: Facet<string>,
+  notes: PersonNotes,
   logger: Logger,
   kickAfter: number,
   records: readonly DeviceSnapshot[],

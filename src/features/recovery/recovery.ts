@@ -1,9 +1,9 @@
 import type { DeviceAction, Intent } from '../../actions/runner.js';
+import { personNotes } from './notes.js';
 import { portRefusal } from '../../actions/trust.js';
 import { keyRefusalText } from '../../actions/mapping-key.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { claimOf, conflictsOf, conflictText } from '../../devices/claims.js';
-import { PERSON_NEEDED } from '../../devices/person-needed.js';
 import { recordKey } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE, type UsbSeen } from '../../devices/usb-evidence.js';
@@ -60,7 +60,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   const pauses = new ChargePauses(registry, adb.platform);
   /** Hub ports not cycled again until the settings (a restart) or the hub's status listing change. */
   const blocked = new BlockedPorts(portPower, logger, now);
-  const notes = registry.facet(PERSON_NEEDED);
+  const notes = personNotes(registry);
   /** The connect backoff of the configured network addresses, which the policy decides from and moves by intents. */
   const connects = new ConnectBackoffs(settings.networkDevices, CONNECT_TIMING);
   /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */

@@ -97,10 +97,17 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
         changes.map((c) => ({ ...c, key: recordKey(PLATFORM, c.serial) })),
       );
     });
-    watcher.on('connected', () => this.emit('connected', ADB_SETTLE_MS));
+    const { timeline } = this.o.registry;
+    watcher.on('connected', () => {
+      timeline.service(PLATFORM, true, this.o.clock.monotonic());
+      this.emit('connected', ADB_SETTLE_MS);
+    });
     watcher.on('resumed', () => this.resume());
     // Its connection to the server ended: the inventories running then were cut with it (a restart), not by their phones.
-    watcher.on('ended', () => this.o.server?.cut());
+    watcher.on('ended', () => {
+      timeline.service(PLATFORM, false, watcher.droppedAt ?? this.o.clock.monotonic());
+      this.o.server?.cut();
+    });
     await watcher.start();
     // Devices found at start go into the first report through the listing: listeners hear only what came after.
     this.o.registry.sync(PLATFORM, watcher.devices);

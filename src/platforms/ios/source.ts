@@ -72,6 +72,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   constructor(private readonly o: IosSourceOptions) {
     super();
     this.watcher = new IosWatcher(o);
+    // usbmuxd's word on itself, as the timeline keeps it for every view.
+    this.watcher.on('connected', () => o.registry.timeline.service(PLATFORM, true, o.clock.monotonic()));
+    this.watcher.on('ended', () => o.registry.timeline.service(PLATFORM, false, this.watcher.droppedAt ?? o.clock.monotonic()));
     this.watcher.on('change', (changes: DeviceChange[]) => {
       this.syncRegistry();
       this.emit(

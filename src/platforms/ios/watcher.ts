@@ -177,6 +177,7 @@ export class IosWatcher extends Watcher {
       if (!this.running) return;
       this.lostAt = this.clock.monotonic();
       this.lastDrop = this.lostAt;
+      this.emit('ended');
       const { delayMs, note, ends } = this.reconnects.ended();
       this.logEnd(note, ends, err);
       this.scheduleReconnect(delayMs);
@@ -188,6 +189,7 @@ export class IosWatcher extends Watcher {
         return;
       }
       this.listener = listener;
+      this.emit('connected');
       if (this.lastErrorText || this.absentNoted)
         limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
       this.lastErrorText = undefined;

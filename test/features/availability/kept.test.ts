@@ -6,6 +6,7 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import type { CarriedKinds } from '../../../src/devices/presence.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { Feature } from '../../../src/features/context.js';
+import type { ReportHeard } from '../../../src/devices/feature.js';
 import { availabilityFeature } from '../../../src/features/availability/feature.js';
 import { AVAILABILITY_FILE, clockFrom } from '../../../src/features/availability/store.js';
 import { MAX_PHONES } from '../../../src/features/availability/clock.js';
@@ -32,19 +33,28 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
   const shared = new SharedParts();
   shared.of(INCIDENT_LOG, () => ({ note: (_p, kind, text) => notes.push(`${kind}: ${text}`), incident: () => undefined }));
   if (usb) shared.of(USB_EVIDENCE, () => usb);
-  // When the adb server's connection last ended (a restart), as the source tells it.
-  const source: { droppedAt?: number } = {};
-  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, up: () => true, droppedAt: () => source.droppedAt, shared }));
+  const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, shared }));
+  /** What the report tells the timeline and the features of the cloud's answer. */
+  const heard = (outcome: ReportHeard) => {
+    if (outcome.delivered) registry.timeline.delivered(new Map(outcome.devices.map((d) => [d.udid, d.status])), outcome.failed, clock.monotonic());
+    else registry.timeline.notDelivered(outcome.why, clock.monotonic());
+    f.reported?.(outcome);
+  };
+  /** A source's whole listing, heard by the feature as the daemon hands it a source's change. */
+  const sync = (listing: ReadonlyMap<string, string>) => {
+    registry.sync('android', listing);
+    f.changed?.([]);
+  };
   /** Phones listed ready, each answering its inventory, and the cloud storing them as `status`. */
   const lab = (serials: string[], status: 'AVAILABLE' | 'UNAVAILABLE' = 'AVAILABLE') => {
-    registry.sync('android', new Map(serials.map((s) => [s, 'device'])));
+    sync(new Map(serials.map((s) => [s, 'device'])));
     for (const s of serials) {
       registry.readings.answered(`android/${s}`, phone(s), clock.wall(), clock.monotonic());
       f.answered?.(registry.get(`android/${s}`)!);
     }
     const devices = serials.map((s) => ({ ...phone(s), status }));
     f.annotate?.(devices, new Map());
-    f.reported?.({ delivered: true, devices, failed: [] });
+    heard({ delivered: true, devices, failed: [] });
   };
   const run = async (ms: number, each?: () => void) => {
     for (let t = 0; t < ms; t += 30_000) {
@@ -52,7 +62,7 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
       each?.();
     }
   };
-  return { registry, f, lab, run, lines, clock, notes, source };
+  return { registry, f, lab, run, lines, clock, notes, heard, sync };
 }
 
 describe('the in-service clock as a feature', () => {
@@ -113,7 +123,7 @@ describe('the in-service clock as a feature', () => {
     a.lab(['P1', 'P2']);
     await a.run(30 * MIN, () => a.lab(['P1', 'P2']));
     // P2 gone for 30 minutes.
-    a.registry.sync('android', new Map([['P1', 'device']]));
+    a.sync(new Map([['P1', 'device']]));
     await a.run(30 * MIN, () => a.lab(['P1']));
     expect(a.f.columns?.().map((c) => c.title)).toContain('IN SERVICE 24H');
     expect(a.f.cells?.(phone('P1'), undefined)).toEqual({ inService24h: '100.0%' });
@@ -183,7 +193,7 @@ describe('the in-service clock as a feature', () => {
     /** A report the cloud took, saying these of the phones. */
     const told = (a: ReturnType<typeof host>, devices: DeviceInfo[], carried: CarriedKinds = new Map()) => {
       a.f.annotate?.(devices, carried);
-      a.f.reported?.({ delivered: true, devices, failed: [] });
+      a.heard({ delivered: true, devices, failed: [] });
     };
     /** The phone at a network address answers its inventory, and a report carries it. */
     const answerAt = (a: ReturnType<typeof host>, address: string, udid: string) => {
@@ -194,8 +204,7 @@ describe('the in-service clock as a feature', () => {
 
     /** P1 in service, and P2 back from an unplug: listed ready and answering, the cloud holding it UNPLUGGED. */
     const p2Back = (a: ReturnType<typeof host>) => {
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'device'],
@@ -205,18 +214,19 @@ describe('the in-service clock as a feature', () => {
       a.f.answered?.(a.registry.get('android/P2')!);
       told(a, [phone('P1'), { ...phone('P2'), status: 'UNPLUGGED' }]);
     };
-    /** The adb server restarts 200 ms from now, and 300 ms after that the clock looks again (no look saw it down). */
+    /** The adb server restarts 200 ms from now, for 300 ms, as its source says it (the end of its connection, its return). */
     const restart = (a: ReturnType<typeof host>, time: VirtualTime) => {
       time.advance(200);
-      a.source.droppedAt = a.clock.monotonic();
+      a.registry.timeline.service('android', false, a.clock.monotonic());
       time.advance(300);
+      a.registry.timeline.service('android', true, a.clock.monotonic());
     };
 
     it('after a flap, in service while the cloud still holds it AVAILABLE and nothing failed since its last answer', async () => {
       const { a } = await lab();
       // adb drops it and finds it again: a new connection, its inventory there not asked yet (the report carries the last).
-      a.registry.sync('android', new Map([['P1', 'offline']]));
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'device']]));
       await a.run(5 * MIN);
       await a.f.stop?.();
       const p1 = keptOf('P1');
@@ -227,12 +237,12 @@ describe('the in-service clock as a feature', () => {
     it('a network phone, nameless on its new connection until its inventory answers, is the phone last seen on that address', async () => {
       const { a, time } = await lab();
       const address = '10.0.0.5:5555';
-      a.registry.sync('android', new Map([[address, 'device']]));
+      a.sync(new Map([[address, 'device']]));
       answerAt(a, address, 'NET1');
       await a.run(5 * MIN, () => answerAt(a, address, 'NET1'));
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       time.advance(2_000);
-      a.registry.sync('android', new Map([[address, 'device']]));
+      a.sync(new Map([[address, 'device']]));
       expect(a.registry.get(`android/${address}`)!.udid).toBeUndefined();
       await a.run(5 * MIN);
       await a.f.stop?.();
@@ -246,13 +256,13 @@ describe('the in-service clock as a feature', () => {
       const { a, time } = await lab();
       const address = '10.0.0.7:5555';
       for (const udid of ['NET1', 'NET2']) {
-        a.registry.sync('android', new Map([[address, 'device']]));
+        a.sync(new Map([[address, 'device']]));
         answerAt(a, address, udid);
         await a.run(MIN, () => answerAt(a, address, udid));
-        a.registry.sync('android', new Map());
+        a.sync(new Map());
         time.advance(2_000);
       }
-      a.registry.sync('android', new Map([[address, 'device']]));
+      a.sync(new Map([[address, 'device']]));
       await a.run(5 * MIN);
       await a.f.stop?.();
       for (const udid of ['NET1', 'NET2']) expect(keptOf(udid).state, udid).toBe('gone');
@@ -260,19 +270,19 @@ describe('the in-service clock as a feature', () => {
 
     it('offline on its way back from an unplug is still the unplug; offline while only the cloud keeps it out is the phone', async () => {
       const { a } = await lab();
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       told(a, [{ ...phone('P1'), status: 'UNPLUGGED' }]);
       await a.run(MIN);
       // Plugged again: adb shows the new connection offline for a minute before it is ready.
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(MIN);
       // Ready and answering, the cloud not told yet: out for the unplug still.
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
       a.f.answered?.(a.registry.get('android/P1')!);
       await a.run(MIN);
       // Meanwhile it drops to offline for a minute: its own drop.
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(MIN);
       a.lab(['P1']);
       await a.run(MIN, () => a.lab(['P1']));
@@ -286,15 +296,15 @@ describe('the in-service clock as a feature', () => {
     it('back in service, then a report composed while it was unplugged reaches the cloud late: out for the unplug, not the phone', async () => {
       const { a } = await lab();
       // Unplugged; a report composed now says so, its answer slow to come.
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       await a.run(MIN);
       const late: DeviceInfo[] = [{ ...phone('P1'), status: 'UNPLUGGED' }];
       a.f.annotate?.(late, new Map());
       // Plugged again on a new connection: its last inventory answered and nothing failed since, the cloud holds it AVAILABLE.
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       await a.run(MIN);
       // The late answer: the cloud stored UNPLUGGED, out until the next report.
-      a.f.reported?.({ delivered: true, devices: late, failed: [] });
+      a.heard({ delivered: true, devices: late, failed: [] });
       await a.run(MIN);
       a.lab(['P1']);
       await a.run(MIN, () => a.lab(['P1']));
@@ -305,26 +315,28 @@ describe('the in-service clock as a feature', () => {
       expect(totals['in_transition:phone']).toBeUndefined();
     });
 
-    it('waiting only for the cloud: blamed on the cloud from a report that failed after the wait began, not one before', async () => {
+    it('reports not reaching the cloud: out on the cloud from the first that failed until one is delivered, an unplugged phone still its port', async () => {
       const { a, time } = await lab();
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       told(a, [{ ...phone('P1'), status: 'UNPLUGGED' }]);
       await a.run(MIN);
-      // A report fails while it is still unplugged: the cloud is behind, but on nothing this phone waits for yet.
-      a.f.reported?.({ delivered: false, why: 'connection refused' });
+      // A report fails while it is unplugged: gone all the same, on its port.
+      a.heard({ delivered: false, why: 'connection refused' });
       time.advance(1_000);
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      // Back and answering, while no report reaches the cloud: nobody books it through a cloud that does not hear the host.
+      a.sync(new Map([['P1', 'device']]));
       a.registry.readings.answered('android/P1', phone('P1'), a.clock.wall(), a.clock.monotonic());
       a.f.answered?.(a.registry.get('android/P1')!);
       await a.run(MIN);
-      // Now one fails while it waits for the cloud's word: the cloud's.
-      a.f.reported?.({ delivered: false, why: 'connection refused' });
+      a.heard({ delivered: false, why: 'connection refused' });
       await a.run(MIN);
       a.lab(['P1']);
       await a.run(MIN, () => a.lab(['P1']));
       await a.f.stop?.();
       const totals = keptOf('P1').tally.totals;
-      for (const slot of ['in_transition:port', 'in_transition:cloud']) expect(Math.abs((totals[slot] ?? 0) - 60), slot).toBeLessThanOrEqual(1);
+      expect(Math.abs((totals['gone:port'] ?? 0) - 61)).toBeLessThanOrEqual(1.5);
+      expect(Math.abs((totals['in_transition:cloud'] ?? 0) - 120)).toBeLessThanOrEqual(1.5);
+      expect(totals['in_transition:port']).toBeUndefined();
     });
 
     it('left out of a report the cloud took: the cloud holds it offline, not at the status it stored before', async () => {
@@ -347,9 +359,9 @@ describe('the in-service clock as a feature', () => {
       const { a } = await lab();
       // It drops offline (its own drop), comes back and its inventory fails: out for the phone all along, the second
       // stretch held until an answer dates it (a change of the clock's, not of its state or blame).
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(MIN);
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       a.registry.readings.failed('android/P1', 'timed out', a.clock.wall(), a.clock.monotonic());
       await a.run(MIN);
       a.lab(['P1']);
@@ -361,14 +373,12 @@ describe('the in-service clock as a feature', () => {
 
     it('an adb restart quicker than a look: out for adb meanwhile, and what it waits for after, it waits for since', async () => {
       const { a, time } = await lab();
-      // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED and the last report did not reach it.
+      // P2 is back from an unplug and answers; the cloud holds it UNPLUGGED.
       p2Back(a);
-      a.f.reported?.({ delivered: false, why: 'connection refused' });
       await a.run(MIN);
       // The server restarts and lists both again within the second: no look saw it down.
       restart(a, time);
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'device'],
@@ -381,9 +391,8 @@ describe('the in-service clock as a feature', () => {
       // P1, in service, was out for the restart, from when it began.
       expect(p1['in_transition:adb']).toBeGreaterThan(0);
       expect(p1['in_transition:adb']).toBeLessThanOrEqual(1.5);
-      // P2 waited for the cloud behind a failed report (the cloud's minute); after the restart, no report has failed
-      // since its wait began again: the restart's, not the cloud's.
-      expect(Math.abs((p2['in_transition:cloud'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
+      // P2, first seen waiting for the cloud's word, waits on its own account (its minute), then on the restart's.
+      expect(Math.abs((p2['in_transition:phone'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
       expect(Math.abs((p2['in_transition:adb'] ?? 0) - 60)).toBeLessThanOrEqual(1.5);
     });
 
@@ -393,16 +402,14 @@ describe('the in-service clock as a feature', () => {
       p2Back(a);
       // The server restarts: its new connection to P2 shows offline for half a minute, then ready.
       restart(a, time);
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'offline'],
         ]),
       );
       await a.run(MIN / 2);
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'device'],
@@ -410,8 +417,7 @@ describe('the in-service clock as a feature', () => {
       );
       await a.run(MIN / 2);
       // Then it drops offline for a minute: the phone's.
-      a.registry.sync(
-        'android',
+      a.sync(
         new Map([
           ['P1', 'device'],
           ['P2', 'offline'],
@@ -426,10 +432,10 @@ describe('the in-service clock as a feature', () => {
 
     it("carried in the last report for a failed adb server: its UNAVAILABLE is the carry's, not a reading of its own", async () => {
       const { a, time } = await lab();
-      a.registry.sync('android', new Map());
+      a.sync(new Map());
       told(a, [{ ...phone('P1'), status: 'UNAVAILABLE' }], new Map([['P1', 'source-failed']]));
       time.advance(2_000);
-      a.registry.sync('android', new Map([['P1', 'device']]));
+      a.sync(new Map([['P1', 'device']]));
       await a.run(2 * MIN);
       await a.f.stop?.();
       const totals = keptOf('P1').tally.totals;
@@ -457,7 +463,7 @@ describe('the in-service clock as a feature', () => {
       if (usb !== undefined) a.registry.setUsb('android', new Map([['P1', { usb }]]));
       await a.run(5 * MIN, () => a.lab(['P1']));
       lines((kind, port, serial) => words.add({ kind, role: 'fact', id: kind, port, ...(serial !== undefined && { serial }) }, 0));
-      a.registry.sync('android', new Map([['P1', 'offline']]));
+      a.sync(new Map([['P1', 'offline']]));
       await a.run(2 * MIN);
       await a.f.stop?.();
       return keptOf('P1');

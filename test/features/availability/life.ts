@@ -6,11 +6,12 @@
 // the USB layer's word is the test's (FakeUsb), as the kernel would give it.
 //
 // The truth of a second of a phone: out of service while a fault is on it
-// (the adb server down > its hub down > its own fault, in that order), or
-// while the cloud's last stored word on it is not AVAILABLE or a refusal;
-// an out second with no fault on is blamed on what took it out last (the
-// cloud, when the last PUT since that fault ended did not reach it), and on
-// the phone before any fault (its first report).
+// (the adb server down > its hub down > its own fault, in that order), while
+// the cloud does not hear the host (from the start of its outage until a
+// report reaches it again: nobody books a phone through a cloud that does
+// not answer), or while the cloud's last stored word on it is not AVAILABLE
+// or a refusal; an out second with no fault on is blamed on what took it out
+// last, and on the phone before any fault (its first report).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,7 +141,7 @@ export function lifeBed(o: LifeOptions) {
     phones: quietPhones,
     daemon: { booking },
     ...(o.logger && { logger: o.logger }),
-    set: { 'usb.kernelLog': '', ...o.set },
+    set: { 'usb.kernelLog': '', 'readiness.checks': ['developerMode'], ...o.set },
   });
   const { source, cloud, time } = bed;
   const random = seededRandom(o.seed);
@@ -150,6 +151,8 @@ export function lifeBed(o: LifeOptions) {
   const on = new Map<string, { kind: FaultKind; span: Span }>();
   const hubSpans = new Map<string, Span[]>();
   const adbSpans: Span[] = [];
+  /** When the cloud stopped answering and started again. */
+  const cloudSpans: Span[] = [];
   /** When the test set and cleared each phone's refusal by the cloud. */
   const refusals = new Map<string, Array<{ at: number; refused: boolean }>>(phones.map((p) => [p, []]));
 
@@ -187,7 +190,8 @@ export function lifeBed(o: LifeOptions) {
         state.set(p, 'unauthorized');
         break;
       case 'readiness':
-        source.answers.set(p, { support: { appiumDisabled: true } as never });
+        // Its Developer Mode turned off: readiness reads it at the next inventory and turns Appium off.
+        source.facts.set(p, { developerMode: 'false' });
         break;
     }
     relist();
@@ -202,6 +206,7 @@ export function lifeBed(o: LifeOptions) {
     usb.portsDown.delete(portOf(p, phones));
     source.silent.delete(p);
     source.answers.delete(p);
+    source.facts.set(p, { developerMode: 'true' });
     state.set(p, 'device');
     relist();
   };
@@ -299,7 +304,15 @@ export function lifeBed(o: LifeOptions) {
         }
         if (time.now >= cloudAt && !cloud.failing) {
           cloud.failing = true;
-          wideEnds.push({ at: time.now + minutes(2, 6), undo: () => (cloud.failing = false) });
+          const span: Span = { from: time.now, to: Infinity, layer: 'cloud' };
+          cloudSpans.push(span);
+          wideEnds.push({
+            at: time.now + minutes(2, 6),
+            undo: () => {
+              cloud.failing = false;
+              span.to = time.now;
+            },
+          });
           cloudAt = time.now + minutes(60, 180);
         }
       }
@@ -316,8 +329,8 @@ export function lifeBed(o: LifeOptions) {
   /** The truth of each phone's seconds from `from` to `to`, by hour and layer ('in_service' for a second in service). */
   const truth = (from: number, to: number, trace?: { phone: string; slots: string[] }): Map<string, Map<number, Map<string, number>>> => {
     const delivered = cloud.bodies.filter((b) => b.delivered);
-    const attempts = [...cloud.attempts];
-    const failedAttempts = cloud.bodies.filter((b) => !b.delivered).map((b) => b.at);
+    // The cloud does not hear the host from its outage's start until a report reaches it after its end.
+    const deaf = cloudSpans.map((s) => ({ ...s, to: delivered.find((b) => b.at >= s.to)?.at ?? Infinity }));
     const out = new Map<string, Map<number, Map<string, number>>>();
     const active = (spans: readonly Span[], t: number) => spans.find((s) => s.from <= t && t < s.to);
     for (const p of phones) {
@@ -335,11 +348,11 @@ export function lifeBed(o: LifeOptions) {
       for (let t = from; t < to; t += 1_000) {
         while (bodyIndex + 1 < delivered.length && delivered[bodyIndex + 1]!.at <= t) bodyIndex++;
         const body = bodyIndex >= 0 ? delivered[bodyIndex] : undefined;
-        const phys = active(adbSpans, t) ?? active(hubSpansOf, t) ?? active(faults.get(p)!, t);
+        const phys = active(adbSpans, t) ?? active(hubSpansOf, t) ?? active(faults.get(p)!, t) ?? active(deaf, t);
         let slot: string;
         const stored = body?.body.devices.find((d) => d.udid === p);
         const refused = body !== undefined && refusedAt(body.at) && stored !== undefined;
-        for (const s of [...adbSpans, ...hubSpansOf, ...faults.get(p)!]) {
+        for (const s of [...adbSpans, ...hubSpansOf, ...faults.get(p)!, ...deaf]) {
           if (s.to > t || s.to <= lastEnd) continue;
           lastEnd = s.to;
           lastLayer = s.layer;
@@ -351,12 +364,8 @@ export function lifeBed(o: LifeOptions) {
         if (phys) slot = phys.layer;
         else if (refused) slot = 'cloud';
         else if (stored?.status === 'AVAILABLE' && stored.state === 'device' && stored.support?.appiumDisabled !== true) slot = 'in_service';
-        else {
-          // Out with no fault on: what took it out, unless the PUTs since its end did not reach the cloud.
-          const since = Math.max(lastEnd, body?.at ?? -Infinity);
-          const missed = failedAttempts.some((a) => a > since && a <= t) && attempts.some((a) => a > since && a <= t);
-          slot = missed ? 'cloud' : lastLayer;
-        }
+        // Out with no fault on: what took it out.
+        else slot = lastLayer;
         if (trace?.phone === p) trace.slots.push(slot);
         const hour = Math.floor((time.epochMs + t) / HOUR_MS) * HOUR_MS;
         let by = hours.get(hour);

@@ -31,7 +31,7 @@ function contextOf(registry: DeviceRegistry, logger: Logger, clock: Clock & Time
       ['readiness.checks', []],
     ]),
   });
-  return featureContext<AndroidControl>({ settings: { ...settings, health }, registry, logger, clock, stateDir: '/nonexistent' });
+  return featureContext<AndroidControl>({ settings: { ...settings, health }, registry, logger, clock });
 }
 
 function phone(udid: string, temperature: number, message?: string): DeviceInfo {

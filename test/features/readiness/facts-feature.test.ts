@@ -8,7 +8,8 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { READINESS_FACTS } from '../../../src/devices/readiness-facts.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { featureContext } from '../../support/feature-bed.js';
+import { READINESS } from '../../../src/devices/verdicts.js';
+import { featureContext, featureSeries } from '../../support/feature-bed.js';
 import { captureLogger } from '../../log/capture.js';
 
 const UDID = '00008120-001A2C3E0E83C01E';
@@ -30,7 +31,7 @@ function bench() {
     feature.answered!(registry.get(KEY)!);
   };
   const counter = (name: string, labels: Record<string, string>): number | undefined =>
-    feature.metrics!()
+    featureSeries(feature, [UDID])
       .find((m) => m.name === name)
       ?.samples.find((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v))?.value;
   return { registry, feature, info, answer, counter, messages: () => log.lines().map((l) => String(l.msg)) };
@@ -52,7 +53,7 @@ describe('readiness on a source that publishes facts', () => {
       `device ${UDID}: not ready for automation (1 of the lab's checks failed): Developer Mode is off (DeveloperModeStatus), expected on: ` +
         'Settings > Privacy & Security > Developer Mode on, restart when asked, then confirm "Turn On" after the restart (a person must do it: the phone asks for its passcode)',
     ]);
-    expect(feature.notes!(registry.get(KEY)!, [])).toEqual([expect.stringContaining('Developer Mode is off (DeveloperModeStatus)')]);
+    expect(registry.timeline.verdictBy(UDID, READINESS)?.words).toContain('Developer Mode is off (DeveloperModeStatus)');
     expect(feature.cells!(info, registry.get(KEY))).toEqual({ readiness: 'not ready: developerMode' });
     expect(counter('device_agent_readiness_failing_devices', { check: 'developerMode' })).toBe(1);
     expect(counter('device_agent_readiness_devices', { verdict: 'not_ready' })).toBe(1);
@@ -62,7 +63,7 @@ describe('readiness on a source that publishes facts', () => {
 
   it("a record without facts (nothing read yet) is not judged, and list's READY says it is not read yet, apart from readiness off (issue 61)", () => {
     const { registry, feature, info } = bench();
-    expect(feature.notes!(registry.get(KEY)!, [])).toEqual([]);
+    expect(registry.timeline.verdictBy(UDID, READINESS)).toBeUndefined();
     expect(feature.cells!(info, registry.get(KEY))).toEqual({ readiness: 'not read yet' });
   });
 });

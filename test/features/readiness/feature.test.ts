@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { featureContext } from '../../support/feature-bed.js';
+import { featureContext, featureSeries } from '../../support/feature-bed.js';
 import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
 import { VirtualClock, VirtualTime } from '../../../src/util/clock.js';
 import { captureLogger } from '../../log/capture.js';
@@ -65,12 +65,22 @@ function bench(checks = ['stayAwake', 'verifyAdbInstalls']) {
   };
   const messages = (): string[] => log.lines().map((l) => String(l.msg));
   const counter = (name: string, check?: string): number | undefined =>
-    feature.metrics!()
+    featureSeries(
+      feature,
+      registry.list().map((r) => r.udid ?? r.serial),
+    )
       .find((m) => m.name === name)
       ?.samples.find((s) => check === undefined || s.labels?.check === check)?.value;
   /** The phones by verdict, as a scrape of /metrics reads them now. */
   const devices = (): Record<string, number> =>
-    Object.fromEntries((feature.metrics!().find((m) => m.name === 'device_agent_readiness_devices')?.samples ?? []).map((s) => [s.labels!.verdict!, s.value]));
+    Object.fromEntries(
+      (
+        featureSeries(
+          feature,
+          registry.list().map((r) => r.udid ?? r.serial),
+        ).find((m) => m.name === 'device_agent_readiness_devices')?.samples ?? []
+      ).map((s) => [s.labels!.verdict!, s.value]),
+    );
   return { answer, messages, lines: log.lines, counter, devices, registry, store, time };
 }
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { annotateAll } from '../../../src/devices/feature.js';
 import { ANDROID_READINESS } from '../../../src/platforms/android/readiness.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { OFF_SOURCE } from '../../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { featureContext } from '../../support/feature-bed.js';
+import { featureContext, featureSeries } from '../../support/feature-bed.js';
 import { offAdbVerdict } from '../../../src/features/readiness/off-adb.js';
 import { offSourceOf } from '../../../src/features/usb/off-adb.js';
 import { platformNames } from '../../../src/agent/platforms.js';
@@ -47,21 +48,21 @@ function bench(checks = ['stayAwake', 'usbDebugging']) {
   const feature = readinessFeature(featureContext({ registry: registry, set: { 'readiness.checks': checks } }));
   const off = registry.facet(OFF_SOURCE);
   const failing = (check: string): number | undefined =>
-    feature.metrics!()
+    featureSeries(feature, [UDID])
       .find((m) => m.name === 'device_agent_readiness_failing_devices')
       ?.samples.find((s) => s.labels?.check === check)?.value;
   const notReady = (): number | undefined =>
-    feature.metrics!()
+    featureSeries(feature, [UDID])
       .find((m) => m.name === 'device_agent_readiness_devices')
       ?.samples.find((s) => s.labels?.verdict === 'not_ready')?.value;
-  return { feature, off, failing, notReady };
+  return { feature, off, failing, notReady, registry };
 }
 
 describe('readiness on a phone on USB and off adb', () => {
   it('is not ready on usbDebugging: the message names the cause and each fix, READY and /metrics say so, Appium is off for it', () => {
-    const { feature, off, failing, notReady } = bench();
+    const { feature, off, failing, notReady, registry } = bench();
     off.set(UDID, ANDROID_OFF);
-    const [device] = feature.annotate!([OFF]);
+    const [device] = annotateAll([feature], [OFF], new Map(), registry.timeline);
     expect(device!.message).toBe(
       'not ready for automation: USB debugging is unreachable (usbDebugging): on USB port 1-1.3 (the kernel enumerated it) but adb does not list it. ' +
         'USB debugging turned off (an OS update does it): Developer options > USB debugging on; ' +

@@ -5,6 +5,8 @@ import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { supportOf } from '../../../src/features/readiness/support.js';
+import { annotateAll } from '../../../src/devices/feature.js';
+import { READINESS } from '../../../src/devices/verdicts.js';
 import { judge } from '../../../src/features/readiness/verdict.js';
 import { parseReadiness, type ReadinessReading } from '../../../src/platforms/android/inventory/parsers/readiness.js';
 import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
@@ -94,7 +96,11 @@ describe('the readiness feature sets it on the report', () => {
       slowStale: false,
     });
     registry.readings.answered(`android/${serial}`, info, 0, 0);
+    feature.answered!(registry.get(`android/${serial}`)!);
     const other = { ...info, udid: 'elsewhere', serialNumber: 'elsewhere' };
-    expect(feature.annotate!([info, other])).toEqual([{ ...info, support: { ...HOST, appiumDisabled: true } }, other]);
+    const reported = annotateAll([feature], [info, other], new Map(), registry.timeline);
+    expect(reported[0]!.support).toEqual({ ...HOST, appiumDisabled: true });
+    expect(registry.timeline.verdictBy(serial, READINESS)?.words).toMatch(/^not ready for automation \(2 of the lab's checks failed\)/);
+    expect(reported[1]).toEqual(other);
   });
 });

@@ -1,5 +1,5 @@
 import { recoveryFeature } from '../../../src/features/recovery/feature.js';
-import { PERSON_NEEDED } from '../../../src/devices/person-needed.js';
+import { personNotes } from '../../../src/features/recovery/notes.js';
 import { holdNote } from '../../../src/actions/runner.js';
 import type { RecoveryAdb } from '../../../src/features/recovery/carry.js';
 import { USB_EVIDENCE } from '../../../src/devices/usb-evidence.js';
@@ -93,7 +93,7 @@ export function recoveryBed(options: RecoveryBedOptions = {}) {
   const gate = recovery.gate!;
   const listing = new Map<string, string>();
   const key = (serial: string): string => recordKey('android', serial);
-  const notes = registry.facet(PERSON_NEEDED);
+  const notes = personNotes(registry);
   return {
     time,
     clock,

@@ -9,9 +9,9 @@ import type { ProbeResult } from '../../../src/platforms/ios/probe.js';
 import { IosSource, type IosSourceOptions } from '../../../src/platforms/ios/source.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
-import { cellsOf } from '../../../src/devices/feature.js';
+import { annotateAll, cellsOf } from '../../../src/devices/feature.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
-import { featureContext } from '../../support/feature-bed.js';
+import { featureContext, featureSeries } from '../../support/feature-bed.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -97,10 +97,11 @@ describe('IosSource', () => {
     const [info] = await infos(source);
     expect(registry.byUdid(untrusted.udid).map((r) => r.key)).toEqual([`ios/${untrusted.udid}`]);
     const feature = readinessFeature(featureContext({ registry, set: { 'readiness.checks': ['paired', 'developerMode', 'passcode', 'osVersion'] } }));
-    const [annotated] = feature.annotate!([info!]);
+    // The report's passes: the features' annotate, then the verdicts standing on it (src/devices/compose.ts).
+    const [annotated] = annotateAll([feature], [info!], new Map(), registry.timeline);
     expect(annotated!.support).toMatchObject({ appiumDisabled: true });
     expect(cellsOf([feature], info!, registry.byUdid(untrusted.udid)[0])).toEqual({ readiness: 'not ready: paired' });
-    expect(feature.metrics!().find((m) => m.name === 'device_agent_readiness_devices')?.samples).toContainEqual({
+    expect(featureSeries(feature, [untrusted.udid]).find((m) => m.name === 'device_agent_readiness_devices')?.samples).toContainEqual({
       labels: { verdict: 'not_ready' },
       value: 1,
     });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseReadinessChecks, READINESS_CHECK_NAMES, readinessSettings } from '../../../../../src/features/readiness/settings.js';
 import { appliesTo, CHECKS, valueOf } from '../../../../../src/features/readiness/checks.js';
-import { readinessMetrics } from '../../../../../src/features/readiness/metrics.js';
+import { readinessGauges } from '../../../../../src/features/readiness/metrics.js';
 import { judge, stateOf, verdictCell, verdictMessage } from '../../../../../src/features/readiness/verdict.js';
 import { parseReadiness, type ReadinessReading } from '../../../../../src/platforms/android/inventory/parsers/readiness.js';
 import { READINESS_SETTINGS } from '../../../../../src/platforms/android/inventory/probes/readiness.js';
@@ -21,7 +21,6 @@ const listFixture = (name: string): string => readFileSync(new URL(`fixtures/set
 
 const ALL = parseReadinessChecks([...READINESS_CHECK_NAMES]);
 const DEFAULT = parseReadinessChecks(readinessSettings['readiness.checks'].default);
-const NONE = { changes: new Map<string, number>(), notReady: new Map<string, number>(), builds: 0 };
 
 type Namespace = keyof typeof READINESS_SETTINGS;
 
@@ -125,7 +124,7 @@ describe('parseReadiness when `settings` cannot list (from the source of what pr
       expect(verdict.unread).toContain('stayAwake');
       // Its keyguard answered: read and met, which makes it no more ready.
       expect(verdict.unread).not.toContain('screenLock');
-      const [failing, devices] = readinessMetrics([...DEFAULT.keys()], [verdict], NONE);
+      const [failing, devices] = readinessGauges([...DEFAULT.keys()], [verdict]);
       expect(failing!.samples.every((s) => s.value === 0)).toBe(true);
       expect(devices!.samples.map((s) => [s.labels!.verdict, s.value])).toEqual([
         ['ready', 0],

@@ -1,0 +1,21 @@
+import type { Facet } from '../../devices/facet.js';
+import type { DeviceRegistry } from '../../devices/registry.js';
+import { keyParts } from '../../devices/record.js';
+import { PERSON } from '../../devices/verdicts.js';
+
+/** Recovery's call for a person on a record, by record key, as the facet it used to be. */
+export type PersonNotes = Pick<Facet<string>, 'get' | 'set' | 'delete'>;
+
+/**
+ * Recovery's call for a person, as its verdict on the phone in the timeline (src/devices/verdicts.ts): the phone's
+ * message says it, the in-service clock counts it needing a person, quarantine counts it a failure, the flight recorder
+ * keeps an incident. Recovery writes it by record key, for the phone that record is.
+ */
+export function personNotes(registry: Pick<DeviceRegistry, 'get' | 'timeline'>): PersonNotes {
+  const udidOf = (key: string) => registry.get(key)?.udid ?? keyParts(key).serial;
+  return {
+    get: (key) => registry.timeline.verdictBy(udidOf(key), PERSON)?.words,
+    set: (key, text) => registry.timeline.verdict(udidOf(key), PERSON, { out: { state: 'needs_person', layer: 'phone' }, words: text }),
+    delete: (key) => registry.timeline.verdict(udidOf(key), PERSON, undefined),
+  };
+}
