@@ -849,7 +849,10 @@ repository_faults() {
   cp -al "$good" "$variants/bytes"
   local changed_deb=$variants/bytes/$pool/device-agent_${N1}_$arch.deb
   cp --remove-destination "$good/$pool/device-agent_${N1}_$arch.deb" "$changed_deb"
-  printf X | dd of="$changed_deb" bs=1 seek=$(($(stat -c %s "$changed_deb") / 2)) conv=notrunc status=none
+  # Another byte than the one there: a fixed letter was that byte 1 time in 256.
+  local middle=$(($(stat -c %s "$changed_deb") / 2)) byte
+  byte=$(od -An -tx1 -j "$middle" -N1 "$changed_deb" | tr -d ' ')
+  if [ "$byte" = 58 ]; then printf Y; else printf X; fi | dd of="$changed_deb" bs=1 seek="$middle" conv=notrunc status=none
   cmp -s "$changed_deb" "$good/$pool/device-agent_${N1}_$arch.deb" && fail "the package's bytes were not changed"
   pass "variants of the repository with $N and $N1: another key, unsigned, a changed InRelease, an expired key, half copied, other bytes"
 
