@@ -76,9 +76,11 @@ export class Agent {
       loop.outcomeNoted();
     };
     registry.readings.on('outcome', () => loop.afterReport(outcomeHeard));
-    // A platform's service that stops or starts answering changes what the report says of its phones (report/service-down.ts).
+    // A platform's service that stops or starts answering changes what the report says of its phones (report/service-down.ts),
+    // and so does a feature's verdict as it changes (a quarantine its failed inventory completes, after the report it woke).
     registry.timeline.on('fact', (fact) => {
       if (fact.kind === 'service') loop.afterReport(() => loop.devicesChanged());
+      if (fact.kind === 'verdict') loop.afterReport(() => registry.timeline.unfolded && loop.devicesChanged());
     });
     for (const service of this.services) await service.start();
     this.started = true;

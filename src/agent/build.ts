@@ -80,7 +80,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const reported = new ReportedStore(join(stateDir, 'reported-devices.json'), logger);
   // Devices an earlier run reported and not back by the first report go out UNPLUGGED, unless a feature finds them.
   const earlier = reported.load() ?? [];
-  const unplugged = new UnpluggedLedger();
+  const unplugged = new UnpluggedLedger(registry.timeline);
   unplugged.seed(earlier);
   const features = buildFeatures({
     settings,

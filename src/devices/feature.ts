@@ -128,11 +128,13 @@ export function annotateAll(
   features: readonly DeviceFeature[],
   devices: readonly DeviceInfo[],
   carried: CarriedKinds = new Map(),
-  timeline?: Pick<Timeline, 'verdictsOf'>,
+  timeline?: Pick<Timeline, 'verdictsOf' | 'folded'>,
 ): DeviceInfo[] {
   let out = [...devices];
   for (const f of features) if (f.annotate) out = f.annotate(out, carried);
-  return timeline ? out.map((info) => withVerdicts(info, timeline.verdictsOf(info.udid))) : out;
+  if (!timeline) return out;
+  timeline.folded();
+  return out.map((info) => withVerdicts(info, timeline.verdictsOf(info.udid)));
 }
 
 /** The device's inventory answered: each feature that follows readings hears of it, in registration order. */

@@ -4,7 +4,7 @@
 // stored of each phone (the report's), and what each feature concluded of a phone (its verdict, standing until it says
 // another). A reader never derives a verdict again from another's wire field: it reads the verdict here.
 import { EventEmitter } from 'node:events';
-import type { FailedDevice } from '../cloud/types.js';
+import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice } from '../cloud/types.js';
 import type { Layer } from './phone-state.js';
 import type { Platform } from './record.js';
 
@@ -38,7 +38,6 @@ export type Fact =
   | {
       kind: 'cloud';
       delivered: true;
-      stored: ReadonlyMap<string, string>;
       refused: readonly FailedDevice[];
       /** The phones whose stored status or refusal this report changed, with the cloud's word on each now. */
       changed: ReadonlyArray<{ udid: string; status: string; refused?: string }>;
@@ -59,10 +58,17 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   /** Since when reports have not reached the cloud; undefined while the last one did. */
   private behind: number | undefined;
   private starved: number | undefined;
-  /** What the cloud stored of each phone in the last report it took (its status), and the phones it refused then. */
-  private stored = new Map<string, string>();
+  /**
+   * The cloud's last word, its one store: each device as the cloud holds it (its record in the last delivered report that
+   * carried it, an UNPLUGGED one included; an earlier run's until then), and the phones the last report had refused.
+   */
+  private told = new Map<string, DeviceInfo>();
+  /** The udids told only by an earlier run: the cloud's word on them is not this run's yet. */
+  private readonly seeded = new Set<string>();
   private refusedNow = new Map<string, string>();
   private readonly verdicts = new Map<string, Map<string, Owned>>();
+  /** A verdict changed since a report last folded them: the change a report already carries wakes no other. */
+  private changedSinceFold = false;
 
   /** The platform's service answers again, or stopped answering (its source's word), at monotonic `at`. */
   service(platform: Platform, up: boolean, at: number): void {
@@ -97,17 +103,35 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
     return this.starved;
   }
 
-  /** A report reached the cloud: what it stored of each phone the body carried (udid -> status), and what it refused. */
-  delivered(stored: ReadonlyMap<string, string>, refused: readonly FailedDevice[], at: number): void {
+  /**
+   * A report reached the cloud: the devices its body carried, and those it refused. `complete`: the body carried every
+   * device the cloud holds of this host, so one it did not carry is no longer held (as the report's ledger composed it).
+   */
+  delivered(devices: readonly DeviceInfo[], refused: readonly FailedDevice[], at: number, complete = true): void {
     this.behind = undefined;
-    const before = { stored: this.stored, refused: this.refusedNow };
-    this.stored = new Map(stored);
-    this.refusedNow = new Map(refused.filter((f) => stored.has(f.udid)).map((f) => [f.udid, f.message]));
-    const changed = [...stored].flatMap(([udid, status]) => {
+    const before = { told: this.told, refused: this.refusedNow };
+    this.told = complete ? new Map<string, DeviceInfo>() : new Map(before.told);
+    for (const d of devices) {
+      this.told.set(d.udid, d);
+      this.seeded.delete(d.udid);
+    }
+    for (const udid of this.seeded) if (!this.told.has(udid)) this.seeded.delete(udid);
+    const carried = new Set(devices.map((d) => d.udid));
+    this.refusedNow = new Map(refused.filter((f) => carried.has(f.udid)).map((f) => [f.udid, f.message]));
+    const changed = devices.flatMap(({ udid, status }) => {
       const no = this.refusedNow.get(udid);
-      return before.stored.get(udid) === status && before.refused.get(udid) === no ? [] : [{ udid, status, ...(no !== undefined && { refused: no }) }];
+      return before.told.get(udid)?.status === status && before.refused.get(udid) === no ? [] : [{ udid, status, ...(no !== undefined && { refused: no }) }];
     });
-    this.emit('fact', { kind: 'cloud', delivered: true, stored, refused, changed, at });
+    this.emit('fact', { kind: 'cloud', delivered: true, refused, changed, at });
+  }
+
+  /** What an earlier run last told the cloud, for the devices no report of this run has carried yet. */
+  seed(devices: readonly DeviceInfo[]): void {
+    for (const d of devices) {
+      if (this.told.has(d.udid)) continue;
+      this.told.set(d.udid, d);
+      this.seeded.add(d.udid);
+    }
   }
 
   /** A report did not reach the cloud. */
@@ -121,9 +145,19 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
     return this.behind;
   }
 
-  /** The status the cloud stored of the phone in the last report it took; undefined when that report did not carry it. */
+  /** The device as the cloud holds it, UNPLUGGED included; undefined when no report told it of the device (or one dropped it). */
+  toldOf(udid: string): DeviceInfo | undefined {
+    return this.told.get(udid);
+  }
+
+  /** The status a report of this run told the cloud of the phone, UNPLUGGED included; undefined before one did. */
   storedStatus(udid: string): string | undefined {
-    return this.stored.get(udid);
+    return this.seeded.has(udid) ? undefined : this.told.get(udid)?.status;
+  }
+
+  /** The devices the cloud holds present: the last word on each was not UNPLUGGED. */
+  get present(): DeviceInfo[] {
+    return [...this.told.values()].filter((d) => d.status !== STATUS_UNPLUGGED);
   }
 
   /** Why the cloud refused the phone in the last report it took; undefined when it stored it. */
@@ -148,7 +182,18 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
       if (!map) this.verdicts.set(udid, (map = new Map<string, Owned>()));
       map.set(owner.name, { owner: owner as VerdictKey<unknown>, verdict });
     }
+    this.changedSinceFold = true;
     this.emit('fact', { kind: 'verdict', udid, by: owner.name, verdict });
+  }
+
+  /** A report folded the verdicts standing now into what it tells the cloud. */
+  folded(): void {
+    this.changedSinceFold = false;
+  }
+
+  /** Whether a verdict changed since a report last folded them: what the cloud was told is behind the agent's word. */
+  get unfolded(): boolean {
+    return this.changedSinceFold;
   }
 
   /** The verdicts standing on a phone, in their owners' order. */

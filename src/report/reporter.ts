@@ -237,7 +237,7 @@ export class Reporter {
       deps.stats.refusal = undefined;
       // Only a report made once every source had listed its devices tells the truth about the host (/healthz).
       if (plan.listed && composed.answered) deps.stats.listingDelivered = true;
-      deps.unplugged.delivered(body.devices, composed.complete);
+      deps.unplugged.delivered(body.devices, composed.complete, answer.failedDevices, deps.clock.monotonic());
       deps.reported?.save(deps.unplugged.current);
       const sent = body.devices.filter((d) => d.status !== STATUS_UNPLUGGED).map((d) => d.udid);
       const fields = {
@@ -255,7 +255,6 @@ export class Reporter {
       this.deliveredBefore = true;
       if (news) deps.logger.info(fields, 'report delivered');
       else this.quietReport(fields);
-      deps.registry.timeline.delivered(new Map(body.devices.map((d) => [d.udid, d.status])), answer.failedDevices, deps.clock.monotonic());
       reportedAll(deps.features, { delivered: true, devices: body.devices, failed: answer.failedDevices });
       return { delivered: true, failedDevices: answer.failedDevices, body, sent };
     } catch (err) {

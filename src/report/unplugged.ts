@@ -1,14 +1,15 @@
-import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
+import { STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice } from '../cloud/types.js';
 import { withoutMessage } from '../cloud/device-message.js';
+import { Timeline } from '../devices/timeline.js';
 
 /**
- * Remembers which devices the cloud was last told about, so that a device that disappears is reported once with status
- * UNPLUGGED and then left out. An UNPLUGGED record stays pending until a report carrying it is delivered.
+ * Which devices are owed an UNPLUGGED record: a device the cloud holds present (the timeline's word, its one store) that
+ * disappears is reported once with status UNPLUGGED and then left out. An UNPLUGGED record stays pending until a report
+ * carrying it is delivered.
  */
 export class UnpluggedLedger {
-  // By udid, the cloud's key: a gone device is still owed its UNPLUGGED record, past the device's records.
-  /** udid -> the device as the last delivered report (or an earlier run) showed it. */
-  private reported = new Map<string, DeviceInfo>();
+  constructor(private readonly timeline = new Timeline()) {}
+
   /** udid -> the UNPLUGGED record owed, until a report carrying it is delivered. */
   private readonly pending = new Map<string, DeviceInfo>();
   /** udids present in some report since adb last (re)connected: their absence is news. */
@@ -30,9 +31,10 @@ export class UnpluggedLedger {
     // `unseen`: present in the report only because no source lists them yet (the report carries them): not seen.
     for (const udid of presentIds) if (!unseen.has(udid)) this.seenSinceConnect.add(udid);
     // Bounded by the devices present or reported: the others are settled either way.
-    for (const udid of this.seenSinceConnect) if (!presentIds.has(udid) && !this.reported.has(udid)) this.seenSinceConnect.delete(udid);
+    for (const udid of this.seenSinceConnect) if (!presentIds.has(udid) && !this.told(udid)) this.seenSinceConnect.delete(udid);
     for (const udid of this.pending.keys()) if (presentIds.has(udid)) this.pending.delete(udid);
-    for (const [udid, info] of this.reported) {
+    for (const info of this.timeline.present) {
+      const { udid } = info;
       if (!nothingGone && (complete || this.seenSinceConnect.has(udid)) && !presentIds.has(udid) && !this.pending.has(udid)) {
         this.pending.set(udid, { ...withoutMessage(info), state: 'unplugged', status: STATUS_UNPLUGGED });
       }
@@ -42,7 +44,7 @@ export class UnpluggedLedger {
 
   /** What an earlier run last told the cloud: those not present at the first report go out UNPLUGGED once. */
   seed(devices: readonly DeviceInfo[]): void {
-    for (const d of devices) if (!this.reported.has(d.udid)) this.reported.set(d.udid, d);
+    this.timeline.seed(devices);
   }
 
   /** Whether an absent device would be called gone now, as compose() decides (the USB layer calls it off adb instead). */
@@ -52,30 +54,30 @@ export class UnpluggedLedger {
 
   /** Whether some device reported earlier has not been seen since adb connected: only adb settling can tell if it is gone. */
   get awaitingSettle(): boolean {
-    for (const udid of this.reported.keys()) if (!this.seenSinceConnect.has(udid)) return true;
-    return false;
+    return this.timeline.present.some((d) => !this.seenSinceConnect.has(d.udid));
   }
 
   /** The device as the cloud was last told of it (delivered present, or an earlier run's), while it is. */
   told(udid: string): DeviceInfo | undefined {
-    return this.reported.get(udid);
+    const info = this.timeline.toldOf(udid);
+    return info?.status === STATUS_UNPLUGGED ? undefined : info;
   }
 
-  /** The present devices of the last delivered report. */
+  /** The devices the cloud holds present. */
   get current(): DeviceInfo[] {
-    return [...this.reported.values()];
+    return this.timeline.present;
   }
 
-  /** The report holding `devices` was delivered; `complete` as given to compose(). */
-  delivered(devices: DeviceInfo[], complete = true): void {
-    const next = complete ? new Map<string, DeviceInfo>() : new Map(this.reported);
+  /**
+   * The report holding `devices` was delivered, `complete` as given to compose(), with the devices the cloud refused: the
+   * cloud's word goes to the timeline (its one store), and the UNPLUGGED records it carried are owed no more.
+   */
+  delivered(devices: readonly DeviceInfo[], complete = true, refused: readonly FailedDevice[] = [], at = 0): void {
+    this.timeline.delivered(devices, refused, at, complete);
     for (const d of devices) {
-      if (d.status === STATUS_UNPLUGGED) {
-        this.pending.delete(d.udid);
-        next.delete(d.udid);
-        this.seenSinceConnect.delete(d.udid);
-      } else next.set(d.udid, d);
+      if (d.status !== STATUS_UNPLUGGED) continue;
+      this.pending.delete(d.udid);
+      this.seenSinceConnect.delete(d.udid);
     }
-    this.reported = next;
   }
 }

@@ -242,7 +242,7 @@ export function reportBed(options: BedOptions = {}) {
   for (const s of sources) s.clock = clock;
   const cloud = new MemCloud(time);
   const stats = new AgentStats();
-  const unplugged = new UnpluggedLedger();
+  const unplugged = new UnpluggedLedger(registry.timeline);
   unplugged.seed((options.reportedBefore ?? []).map((u) => phone(u)));
   const logger = options.logger ?? silentLogger();
   const settings = {
@@ -308,6 +308,7 @@ export function reportBed(options: BedOptions = {}) {
   registry.readings.on('outcome', () => loop.afterReport(outcomeHeard));
   registry.timeline.on('fact', (fact) => {
     if (fact.kind === 'service') loop.afterReport(() => loop.devicesChanged());
+    if (fact.kind === 'verdict') loop.afterReport(() => registry.timeline.unfolded && loop.devicesChanged());
   });
   for (const s of sources) {
     s.on('connected', (settleMs) => loop.sourceConnected(settleMs));

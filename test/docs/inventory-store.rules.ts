@@ -77,11 +77,17 @@ describe("a phone's last inventory: one store, one writer (issue 62)", () => {
       // The readings: each phone's last inventory (its last answer), and a first inventory's property dump until an answer, by record key.
       'src/devices/readings.ts answers',
       'src/devices/readings.ts dumps',
-      // The report: the devices of its last body (the views' rows), and what the cloud was told of each (for its UNPLUGGED record).
+      // The cloud's last word on each device (the record it holds), in the timeline.
+      'src/devices/timeline.ts told',
+      // The report: the devices of its last body (the views' rows), and the UNPLUGGED records it owes.
       'src/report/run.ts last',
       'src/report/unplugged.ts pending',
-      'src/report/unplugged.ts reported',
     ]);
+  });
+
+  it("the cloud's last word: one store, the timeline's, written by the report's UNPLUGGED ledger only", () => {
+    const callers = callersOf('src/devices/timeline.ts', ['delivered', 'seed']);
+    expect(Object.fromEntries([...callers].map(([file, calls]) => [file, calls.sort()]))).toEqual({ 'src/report/unplugged.ts': ['delivered', 'seed'] });
   });
 
   it('the one store is written in one place, by the source that asked: Readings.keep, through answered and said', () => {

@@ -108,6 +108,13 @@ describe('the views of the phones, after every fact and the report it wakes', ()
           void bed.loop.report('views');
           for (let t = 0; t < 600_000 && cloud.bodies.length === sent; t += 500) await bed.advance(500, 500);
           expect(cloud.bodies.length).toBeGreaterThan(sent);
+          // And the reports that report's own consequences wake (a quarantine its failed inventory completes, 250 ms on),
+          // each waiting for a token of the report budget (one each 5 s): the views are compared once the agent has said
+          // all it had to say of the fact.
+          for (let quiet = 0, seen = cloud.bodies.length; quiet < 6_000; seen = cloud.bodies.length) {
+            await bed.advance(500, 500);
+            quiet = cloud.bodies.length === seen ? quiet + 500 : 0;
+          }
           const body = cloud.bodies.at(-1)!.body.devices.filter((d) => d.status !== 'UNPLUGGED');
           const rows = bed.views.rows();
           const metrics = await bed.views.metrics();

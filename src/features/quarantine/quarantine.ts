@@ -365,7 +365,7 @@ export class Quarantine {
       },
       // Nothing awaited: a release is applied within the look (`now`), a start writes its files at once.
       // eslint-disable-next-line @typescript-eslint/require-await
-      apply: async (intent, look) => {
+      apply: async (intent) => {
         const now = clock.wall();
         const before = this.entries.get(intent.udid);
         if (intent.kind === 'release') {
@@ -382,9 +382,7 @@ export class Quarantine {
           );
           this.ctx.shared.get(INCIDENT_LOG)?.note({ udid: intent.udid, serial: before.serial }, 'quarantine', `quarantine released (${intent.by})`);
           this.save();
-          // An operator's release goes out now; a quarantine's end rides the next report the agent sends anyway (within the
-          // schedule's period: one check).
-          if (intent.by === 'operator') look.changed();
+          // The verdict withdrawn wakes a report (src/agent/agent.ts): the release goes out now, whoever made it.
           return 'released';
         }
         const d = intent.decision;

@@ -36,7 +36,7 @@ function host(dir: string, time: VirtualTime, usb?: UsbEvidence) {
   const f: Feature = availabilityFeature(featureContext({ stateDir: dir, clock, registry, logger, shared }));
   /** What the report tells the timeline and the features of the cloud's answer. */
   const heard = (outcome: ReportHeard) => {
-    if (outcome.delivered) registry.timeline.delivered(new Map(outcome.devices.map((d) => [d.udid, d.status])), outcome.failed, clock.monotonic());
+    if (outcome.delivered) registry.timeline.delivered(outcome.devices, outcome.failed, clock.monotonic());
     else registry.timeline.notDelivered(outcome.why, clock.monotonic());
     f.reported?.(outcome);
   };
