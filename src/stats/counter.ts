@@ -8,17 +8,21 @@ export interface CounterKey {
   readonly name: string;
   readonly help: string;
   readonly labels: readonly string[];
+  /** The label values served from 0 before they are counted: Prometheus's increase() misses a series' first sample. */
+  readonly known: ReadonlyArray<readonly string[]>;
 }
 
-export function counterKey(name: string, help: string, labels: readonly string[]): CounterKey {
-  return { name, help, labels };
+export function counterKey(name: string, help: string, labels: readonly string[], known: ReadonlyArray<readonly string[]> = []): CounterKey {
+  return { name, help, labels, known };
 }
 
 /** Counts by label values, in the order each combination was first counted. */
 export class Counter {
   private readonly counts = new Map<string, { values: readonly string[]; value: number }>();
 
-  constructor(readonly key: CounterKey) {}
+  constructor(readonly key: CounterKey) {
+    for (const values of key.known) this.plus(0, ...values);
+  }
 
   /** One more, for these label values (one per label of the key, in its order). */
   add(...values: string[]): void {

@@ -10,6 +10,7 @@ import { featureMetrics } from '../../src/devices/feature.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { counterKey } from '../../src/stats/counter.js';
 import { formatMetrics } from '../../src/status/metrics.js';
+import { QUARANTINES } from '../../src/features/quarantine/quarantine.js';
 
 describe('AgentStats.counter', () => {
   it('hands the same counter to whoever names the key, counting by label values in their first order', () => {
@@ -24,6 +25,14 @@ describe('AgentStats.counter', () => {
       { labels: { action: 'kick', result: 'ok' }, value: 2 },
       { labels: { action: 'connect', result: 'failed' }, value: 1 },
     ]);
+  });
+
+  it("serves the label values its key knows from 0, so that Prometheus's increase() counts the first (quarantines by layer)", () => {
+    const stats = new AgentStats();
+    expect(stats.counter(QUARANTINES).metric().samples).toEqual(['phone', 'port', 'readiness', 'cloud'].map((layer) => ({ labels: { layer }, value: 0 })));
+    stats.counter(QUARANTINES).add('port');
+    expect(stats.counter(QUARANTINES).get('port')).toBe(1);
+    expect(stats.counter(QUARANTINES).metric().samples).toHaveLength(4);
   });
 });
 

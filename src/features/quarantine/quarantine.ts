@@ -14,7 +14,7 @@ import { claimOf, conflictsOf } from '../../devices/claims.js';
 import type { ReportHeard } from '../../devices/feature.js';
 import { INCIDENT_LOG, type EventKind } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
-import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
+import { PHONE_OWN_LAYERS, PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import { QUARANTINE, quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
 import { PERSON, QUARANTINED, READINESS } from '../../devices/verdicts.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -27,18 +27,21 @@ export const QUARANTINES = counterKey(
   'device_agent_quarantines_total',
   'Phones taken out of service for failing again and again, by the layer their failures were blamed on (phone, port, readiness, cloud).',
   ['layer'],
+  [...PHONE_OWN_LAYERS].map((layer) => [layer]),
 );
 
 export const QUARANTINE_RELEASES = counterKey(
   'device_agent_quarantine_releases_total',
   'Quarantines ended, by how: expiry (its time over and a check passed) or operator (device-agent quarantine release).',
   ['by'],
+  [['expiry'], ['operator']],
 );
 
 export const QUARANTINES_HELD = counterKey(
   'device_agent_quarantines_held_total',
   'Quarantines due but not started because the cloud said the phone is booked, or could not say (reason booked, unknown); once per cloud answer.',
   ['reason'],
+  [['booked'], ['unknown']],
 );
 
 /** Failures kept per phone at most (the window's), and phones with failures at most. */
