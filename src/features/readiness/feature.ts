@@ -54,7 +54,13 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const annotated = (info: DeviceInfo): DeviceInfo => {
     const off = offSource.get(info.udid);
     const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
-    if (!off || !offVerdict) return info;
+    if (!off || !offVerdict) {
+      // Facts its source published with no inventory answering, judged before the composer folds the verdicts: the
+      // report's Appium flag says what its words say, in the same report.
+      const [record] = registry.byUdid(info.udid);
+      if (record) judgeSourced(record);
+      return info;
+    }
     say(info.udid, offVerdict, false);
     return { ...info, ...composeMessage([offAdbMessage(off)]) };
   };
@@ -69,6 +75,12 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     if (read) return read;
     const sourced = facts.get(device.key);
     return sourced && { facts: new Map(Object.entries(sourced)) };
+  };
+  /** A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for): judged as a reading. */
+  const judgeSourced = (device: DeviceSnapshot): void => {
+    const reading = baseline.size > 0 ? readingOf(device) : undefined;
+    const udid = cloudIdOf(device.serial, device.udid);
+    if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
   };
   /** The verdict standing on a phone: its last reading's, past the readings that did not read it (the fast tier). */
   const verdictOf = (udid: string | undefined): ReadinessDetail | undefined => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
@@ -110,12 +122,9 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   return {
     name: 'readiness',
     doctor: readinessDoctor(baseline),
-    // A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for):
-    // judged as a reading, when one is there, before the report says the verdict's words.
+    // Judged again where the report says the verdicts' words (a path that annotates none, a one-shot's).
     notes: (device) => {
-      const reading = baseline.size > 0 ? readingOf(device) : undefined;
-      const udid = cloudIdOf(device.serial, device.udid);
-      if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
+      judgeSourced(device);
       return [];
     },
     answered: (device) => {
