@@ -50,6 +50,6 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
 ];
 
 /** Each with its hooks isolated and timed (src/devices/feature-guard.ts). */
-export function buildFeatures(ctx: FeatureContext<Platforms['control']>): Feature[] {
+export function buildFeatures(ctx: FeatureContext<Platforms['control']>) {
   return FEATURES.map((build) => guarded(build(ctx), ctx));
 }

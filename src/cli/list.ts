@@ -80,7 +80,7 @@ export async function list(
 }
 
 /** While the sources list their devices, and adb settles the ones still connecting: what the status line says. */
-function listingWait(parts: Parts): () => string {
+function listingWait(parts: Parts) {
   const t0 = Date.now();
   return () => {
     const still = settling(parts);
@@ -90,7 +90,7 @@ function listingWait(parts: Parts): () => string {
 }
 
 /** While the inventories run: the phones whose inventory has not ended, and how long each may take. */
-function inventoryWait(parts: Parts, timeoutSeconds: number): () => string {
+function inventoryWait(parts: Parts, timeoutSeconds: number) {
   const t0 = Date.now();
   return () => {
     const probing = parts.registry.list().flatMap((r) => (r.probing ? [r.serial] : []));
@@ -99,7 +99,7 @@ function inventoryWait(parts: Parts, timeoutSeconds: number): () => string {
   };
 }
 
-const seconds = (t0: number): number => Math.floor((Date.now() - t0) / 1000);
+const seconds = (t0: number) => Math.floor((Date.now() - t0) / 1000);
 
 /** adb's listing, read again while a device is still connecting, LIST_SETTLE_MS at most (then one warning); resolves with whether it was complete. */
 export async function settledListing(
@@ -107,7 +107,7 @@ export async function settledListing(
   settlingNow: () => string[],
   logger: Logger,
   time: { now(): number; sleep(ms: number): Promise<unknown> } = { now: Date.now, sleep },
-): Promise<boolean> {
+) {
   let complete = await read();
   const until = time.now() + LIST_SETTLE_MS;
   while (complete && settlingNow().length && time.now() < until) {
@@ -125,12 +125,12 @@ export async function settledListing(
 }
 
 /** Serials adb is still connecting or authorizing. */
-function settling(parts: Parts): string[] {
+function settling(parts: Parts) {
   return parts.registry.list(parts.unready.platform).flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
 }
 
 /** Every device adb lists gets a row, in every state: a person asking what is attached must see even an unidentified network device. */
-function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
+function withUnreported(devices: DeviceInfo[], parts: Parts) {
   const shown = new Set(devices.map((d) => d.udid));
   const more: DeviceInfo[] = [];
   for (const r of parts.registry.list(parts.unready.platform)) {
@@ -155,7 +155,7 @@ export class DeviceLines {
   private held: Array<{ ids: string[]; write: () => void }> = [];
 
   /** The logger's hold (LoggerOptions.hold). */
-  readonly hold = (fields: Readonly<Record<string, unknown>>, level: number, write: () => void): boolean => {
+  readonly hold = (fields: Readonly<Record<string, unknown>>, level: number, write: () => void) => {
     const ids = [fields.serial, fields.udid].filter((id): id is string => typeof id === 'string');
     if (level >= PINO_ERROR || !ids.length || fields.serials !== undefined || fields.devices !== undefined) return false;
     this.held.push({ ids, write });
@@ -163,7 +163,7 @@ export class DeviceLines {
   };
 
   /** Writes the held lines about no device of `shown` (serials and udids), and lets the others go; all of them when none is shown (no table). */
-  release(shown: ReadonlySet<string> = new Set()): void {
+  release(shown: ReadonlySet<string> = new Set()) {
     const held = this.held;
     this.held = [];
     for (const line of held) if (!line.ids.some((id) => shown.has(id))) line.write();

@@ -33,7 +33,7 @@ const byFormerName = new Map<string, string>([
 const otherNames = new Set<string>(Object.keys(otherVariables));
 
 /** Every DEVICE_AGENT_* name the agent reads: the settings' variables and the few others. */
-export function knownVariableNames(): string[] {
+export function knownVariableNames() {
   return [...byName.keys(), ...[...otherNames].filter((n) => n.startsWith(PREFIX))];
 }
 

@@ -156,7 +156,7 @@ function anotherAgent(
 }
 
 /** HOST:PORT to ask from this host: a wildcard address is asked on loopback; port 0 has no address. */
-function localAddress(listen: string): string | undefined {
+function localAddress(listen: string) {
   const m = /^(.+):(\d+)$/.exec(listen);
   if (!m || m[2] === '0') return undefined;
   const host = m[1] === '0.0.0.0' ? '127.0.0.1' : m[1] === '[::]' || m[1] === '::' ? '[::1]' : m[1]!;
@@ -192,12 +192,12 @@ function ask(url: string, timeoutMs: number): Promise<Probe> {
   });
 }
 
-function header(v: string | string[] | undefined): string | undefined {
+function header(v: string | string[] | undefined) {
   return Array.isArray(v) ? v[0] : v;
 }
 
 /** The node id the header carries, URI-encoded; a value that does not decode is taken as it is. */
-function decoded(v: string | undefined): string | undefined {
+function decoded(v: string | undefined) {
   if (v === undefined) return undefined;
   try {
     return decodeURIComponent(v);

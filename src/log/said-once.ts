@@ -41,7 +41,7 @@ export class SaidOnce {
    * Whether to say `text` of `subject` now: yes the first time and when the text changed; a repeat of what was said is
    * counted and held back.
    */
-  say(subject: string, text = ''): boolean {
+  say(subject: string, text = '') {
     const entry = this.said.get(subject);
     if (entry?.text === text) {
       entry.repeats++;
@@ -67,7 +67,7 @@ export class SaidOnce {
   }
 
   /** Keeps only the subjects whose condition goes on (the devices still listed, the verdicts still found). */
-  retain(keep: (subject: string) => boolean): void {
+  retain(keep: (subject: string) => boolean) {
     for (const subject of [...this.said.keys()]) if (!keep(subject)) this.said.delete(subject);
   }
 
@@ -87,13 +87,13 @@ export class SaidOnce {
     return out;
   }
 
-  get size(): number {
+  get size() {
     return this.said.size;
   }
 }
 
 /** A summary in words: "said of SUBJECT N more times in the last S s: TEXT". */
-export function summaryText(s: SaidSummary, now: number): string {
+export function summaryText(s: SaidSummary, now: number) {
   const seconds = Math.max(1, Math.round((now - s.since) / 1000));
   return `${s.subject}: the same ${s.repeats} more time${s.repeats === 1 ? '' : 's'} in the last ${seconds} s (said once): ${s.text}`;
 }
