@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { http, https } from '../util/node-http.js';
 import { keptState, stillRuns, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
 import type { CheckResult } from './checklist.js';
@@ -167,7 +166,7 @@ function ask(url: string, timeoutMs: number): Promise<Probe> {
   return new Promise((resolve) => {
     const client = url.startsWith('https:') ? https : http;
     // The endpoint's own certificate is not what doctor checks here (a self-signed one is common): only who answers.
-    const req = client.get(url, { timeout: timeoutMs, rejectUnauthorized: false, headers: { accept: 'text/plain' } }, (res: IncomingMessage) => {
+    const req = client.get(url, { timeout: timeoutMs, rejectUnauthorized: false, headers: { accept: 'text/plain' } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
