@@ -30,7 +30,7 @@ export function globalHelp(ctx: HelpContext) {
     'Usage: device-agent COMMAND [options]',
     '',
     'Commands:',
-    ...columns(commands.map(([name, text]) => [name, text])),
+    ...columns(commands),
     '',
     'Options:',
     ...columns([...only, ...commonFlags, versionFlag].map((f) => [flagLabel(f), flagText(f, ctx)])),

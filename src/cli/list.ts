@@ -1,5 +1,5 @@
 import { buildParts } from '../agent/build.js';
-import { deviceRows } from '../status/device-rows.js';
+import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { hubNamesOf } from '../config/hub-ports.js';
 import { paintFor } from '../util/paint.js';
 import { EXIT } from './commands.js';
@@ -34,15 +34,13 @@ export async function list(
   const { line, lines } = output;
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
+  const show = (rows: DeviceRow[]) =>
+    stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));
   // The agent running here: its rows, as its report, /metrics and its page show them now.
   const daemon = await daemonView(stateDirOf(setup.settings, env));
   if (daemon) {
     setup.logger.info({ pid: daemon.pid }, `the phones as the agent running here (pid ${daemon.pid}) knows them now`);
-    stdout.write(
-      json
-        ? JSON.stringify(daemon.rows, null, 2) + '\n'
-        : formatTable(daemon.rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(daemon.rows),
-    );
+    show(daemon.rows);
     return EXIT.ok;
   }
   try {
@@ -68,8 +66,7 @@ export async function list(
     // Before the table: what was said of a device it does not show; what it shows, its rows say.
     lines?.release(new Set(rows.flatMap((r) => [r.serial, r.udid])));
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
-    if (rows.length || complete)
-      stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));
+    if (rows.length || complete) show(rows);
     return complete ? EXIT.ok : EXIT.failed;
   } finally {
     line?.done();
