@@ -184,12 +184,8 @@ function refuseUntrusted(path: string, stat: Stats, label: string) {
   const euid = process.geteuid?.();
   if (euid === undefined) return;
   const dir = dirname(realpathSync(path));
-  const problem = settingsFileProblem(path, stat, { path: dir, ...pick(statSync(dir)) }, euid);
+  const problem = settingsFileProblem(path, stat, Object.assign(statSync(dir), { path: dir }), euid);
   if (problem) throw new ConfigError(label, problem);
-}
-
-function pick(stat: Stats) {
-  return { mode: stat.mode, uid: stat.uid, gid: stat.gid };
 }
 
 // Group names ("health") and keys, the names a file may use.

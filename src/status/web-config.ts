@@ -21,14 +21,8 @@ const yaml = () => require('yaml') as typeof Yaml;
 const bcrypt = () => require('bcryptjs') as typeof Bcrypt;
 const MAX_BYTES = 1024 * 1024;
 
-export type ClientAuth = 'NoClientCert' | 'RequestClientCert' | 'RequireAnyClientCert' | 'VerifyClientCertIfGiven' | 'RequireAndVerifyClientCert';
-const CLIENT_AUTH: readonly ClientAuth[] = [
-  'NoClientCert',
-  'RequestClientCert',
-  'RequireAnyClientCert',
-  'VerifyClientCertIfGiven',
-  'RequireAndVerifyClientCert',
-];
+const CLIENT_AUTH = ['NoClientCert', 'RequestClientCert', 'RequireAnyClientCert', 'VerifyClientCertIfGiven', 'RequireAndVerifyClientCert'] as const;
+export type ClientAuth = (typeof CLIENT_AUTH)[number];
 const MIN_VERSIONS = { TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
 
 export interface WebTls {
@@ -194,12 +188,12 @@ function refuseOthers(o: Record<string, unknown>, known: readonly string[], path
   }
 }
 
-/** A regular file's text: a FIFO or a device node would hang or flood the start. */
 /** A certificate and its key read again (a rotation): the same checks as at start. */
 export function readTlsPair(certFile: string, keyFile: string) {
   return { cert: readRegular(certFile, certFile), key: readRegular(keyFile, keyFile) };
 }
 
+/** A regular file's text: a FIFO or a device node would hang or flood the start. */
 function readRegular(path: string, what: string) {
   let fd: number;
   try {
