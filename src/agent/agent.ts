@@ -1,4 +1,3 @@
-import type { ReportOutcome } from '../report/reporter.js';
 import type { DeviceSource, SourceChange } from '../platforms/source.js';
 import type { StatusServer } from '../status/server.js';
 import type { StatusViews } from '../status/views.js';

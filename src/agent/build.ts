@@ -2,7 +2,7 @@
 // and nothing does I/O yet.
 import { dirname, join } from 'node:path';
 import { deviceMappingOf, type DeviceMapping } from '../actions/device-mapping.js';
-import { ActionRunner, inStartOrder, type DeviceAction } from '../actions/runner.js';
+import { ActionRunner, inStartOrder } from '../actions/runner.js';
 import { bookingGateOf } from '../booking/gate.js';
 import { CloudClient } from '../cloud/client.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';

@@ -1,10 +1,10 @@
-import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
+import type { FailedDevice } from '../cloud/types.js';
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceSource } from '../platforms/source.js';
-import type { ReportOutcome, Reporter } from '../report/reporter.js';
+import type { Reporter } from '../report/reporter.js';
 import { ReportRun } from '../report/run.js';
 import type { UnpluggedLedger } from '../report/unplugged.js';
 import { PlanTimer } from '../timing/plan-timer.js';

@@ -10,7 +10,6 @@ import { sentence } from '../util/sentence.js';
 import type { Settings } from '../config/schema.js';
 import type { Credentials } from '../config/credentials.js';
 import type { Logger } from '../log/logger.js';
-import type { CloudClient } from '../cloud/client.js';
 
 const NOTHING_SENT = 'Nothing was sent: a report without those devices would tell the cloud they are gone.';
 const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a report without those devices would tell the cloud they are gone.';

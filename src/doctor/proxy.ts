@@ -10,7 +10,7 @@ import type { CloudNetwork } from '../cloud/network.js';
 import type { ProxyContext } from '../cloud/proxy/explain.js';
 import { routeFor } from '../cloud/proxy/route.js';
 import { openTunnel, ProxyTunnelError } from '../cloud/proxy/tunnel.js';
-import { named, type CheckItem } from './checklist.js';
+import { named } from './checklist.js';
 import { routeItems, trustItem, tunnelItems, type TunnelObservation } from './proxy-findings.js';
 
 export async function checkNetwork(baseUrl: string, network: CloudNetwork, env: NodeJS.ProcessEnv, timeoutMs: number) {

@@ -7,13 +7,13 @@ import type { MetricSource } from '../util/metric.js';
 import { agentVersion } from '../util/package.js';
 import { agentMetrics } from './collect.js';
 import { deviceMetrics } from './device-metrics.js';
-import { deviceRows, type DeviceRow, type RowMapping, type RowOptions, type RowRecords } from './device-rows.js';
+import { deviceRows, type RowMapping, type RowOptions, type RowRecords } from './device-rows.js';
 import { evaluateHealth, type Health } from './health.js';
 import { Exposition } from './metrics.js';
 import type { StatusSource } from './server.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import { pageOf, type DeviceFeature } from '../devices/feature.js';
-import { phonePage, rackPage, type PageHost, type PhonePage, type RackPage } from './page-data.js';
+import { phonePage, rackPage, type PageHost } from './page-data.js';
 
 /** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
 export interface ReportView {
