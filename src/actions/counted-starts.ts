@@ -7,7 +7,7 @@ export interface Start {
 }
 
 /** The starts still within their window at `now` (monotonic ms), oldest first. */
-export function startsWithin(starts: readonly Start[], now: number, keepMs: number): Start[] {
+export function startsWithin(starts: readonly Start[], now: number, keepMs: number) {
   return starts.filter((s) => now - s.at < keepMs);
 }
 
@@ -19,7 +19,7 @@ export class CountedStarts {
   private readonly byTarget = new Map<string, { keepMs: number; starts: Start[] }>();
 
   /** A start of the target's work at `now`, kept `keepMs`. */
-  count(target: string, now: number, keepMs: number, failures = 0): void {
+  count(target: string, now: number, keepMs: number, failures = 0) {
     for (const [key, entry] of this.byTarget) {
       const kept = startsWithin(entry.starts, now, entry.keepMs);
       if (kept.length > 0) this.byTarget.set(key, { ...entry, starts: kept });
@@ -35,7 +35,7 @@ export class CountedStarts {
   }
 
   /** How many targets are kept (for the bound's tests). */
-  get size(): number {
+  get size() {
     return this.byTarget.size;
   }
 }

@@ -67,9 +67,9 @@ export class DeviceMapping {
   }
 
   /** Says a key naming two phones once while both are there (listed, or an address the agent connects); once one is gone, again. */
-  private seen<T>(found: Mapped<T>, claims: readonly Claim[]): Mapped<T> {
+  private seen<T>(found: Mapped<T>, claims: readonly Claim[]) {
     const { listed } = this.indexed(claims);
-    const there = (serial: string): boolean => listed.has(serial) || (this.o.networkDevices ?? []).includes(serial);
+    const there = (serial: string) => listed.has(serial) || (this.o.networkDevices ?? []).includes(serial);
     if (this.said.size > 0) {
       this.said.retain((id) => {
         const [, serial, byUdid] = JSON.parse(id) as [string, string, string[]];
@@ -95,11 +95,7 @@ export class DeviceMapping {
 }
 
 /** The host's one look-up, as the settings give it (hubPorts, charge.ways, networkDevices). */
-export function deviceMappingOf(
-  settings: Pick<Settings, 'hubPorts' | 'charge' | 'networkDevices'>,
-  logger: Logger,
-  clock: Pick<Clock, 'monotonic'>,
-): DeviceMapping {
+export function deviceMappingOf(settings: Pick<Settings, 'hubPorts' | 'charge' | 'networkDevices'>, logger: Logger, clock: Pick<Clock, 'monotonic'>) {
   return new DeviceMapping({
     hubPorts: hubPortsOf(settings.hubPorts),
     chargeWays: chargeWaysOf(settings.charge.ways),

@@ -92,7 +92,7 @@ export function mappedFor<T>(entries: ReadonlyMap<string, T>, claim: Claim, clai
 }
 
 /** Why nothing is done through a key, in a refusal line and a device's message. */
-export function keyRefusalText(key: string, names: Extract<Mapped<unknown>, { kind: 'refused' }>['names']): string {
+export function keyRefusalText(key: string, names: Extract<Mapped<unknown>, { kind: 'refused' }>['names']) {
   const givers = 'byUdid' in names ? `${names.byUdid.join(', ')} ${names.byUdid.length === 1 ? 'gives' : 'give'}` : '';
   switch (names.kind) {
     case 'serial_and_udid':

@@ -112,7 +112,7 @@ export type Applying = Pick<ActionLook, 'changed' | 'release' | 'hold'> & {
 const NO_GATE: BookingVerdict = { kind: 'unknown', reason: 'this run only reads the setting' };
 
 /** A decision as the runner makes it (ActionLook.decide); the policies' tests decide through it. */
-export function decideWithVerdict<D extends { kind: string }>(decision: (verdict: BookingVerdict | undefined) => D, verdict: () => BookingVerdict): D {
+export function decideWithVerdict<D extends { kind: string }>(decision: (verdict: BookingVerdict | undefined) => D, verdict: () => BookingVerdict) {
   const first = decision(undefined);
   return first.kind === 'needs-verdict' ? decision(verdict()) : first;
 }
@@ -140,7 +140,7 @@ export interface DeviceAction<I extends Intent = Intent> {
 }
 
 /** The actions in the order they start: by what they act on (ACTS_ON), then in the order given. */
-export function inStartOrder(actions: readonly DeviceAction[]): DeviceAction[] {
+export function inStartOrder(actions: readonly DeviceAction[]) {
   return ACTS_ON.flatMap((on) => actions.filter((a) => a.actsOn === on));
 }
 
@@ -166,7 +166,7 @@ type Holds = Record<string, { note?: string; mark?: string }>;
 const HOLDS = facetKey<Holds>('action-holds', 'record');
 
 /** The note a feature's hold puts in a device's message, while it lasts. */
-export function holdNote(registry: Pick<DeviceRegistry, 'facet'>, key: string, by: string): string | undefined {
+export function holdNote(registry: Pick<DeviceRegistry, 'facet'>, key: string, by: string) {
   return registry.facet(HOLDS).get(key)?.[by]?.note;
 }
 
@@ -194,30 +194,30 @@ export class ActionRunner {
   constructor(private readonly o: ActionRunnerOptions) {}
 
   /** The action looks now, then every tickMs and at every change, until stopped; one the settings leave nothing to do only starts. */
-  start(action: DeviceAction): void {
+  start(action: DeviceAction) {
     action.start?.((work) => this.inFlight.track(work));
     if (action.wanted) this.look(action);
   }
 
   /** The action looks no more, whatever happens, and undoes what must not outlive the agent. */
-  async stop(action: DeviceAction): Promise<void> {
+  async stop(action: DeviceAction) {
     this.halt(action);
     await action.stop?.();
   }
 
-  private halt(action: DeviceAction): void {
+  private halt(action: DeviceAction) {
     this.stopped.add(action);
     this.live.get(action)?.cancel();
     this.live.delete(action);
   }
 
   /** An inventory answered or a listing changed: every started action looks again now, not at its next tick. */
-  devicesChanged(): void {
+  devicesChanged() {
     for (const action of [...this.live.keys()]) this.look(action);
   }
 
   /** One look of an action, and its next tick: a look at most tickMs after the last one, whatever happens meanwhile. */
-  look(action: DeviceAction): void {
+  look(action: DeviceAction) {
     if (this.stopped.has(action) || !action.wanted) return;
     this.live.get(action)?.cancel();
     this.live.set(
@@ -230,14 +230,14 @@ export class ActionRunner {
   }
 
   /** One look, and whatever it started, for a command that changes nothing (`list`): no tick follows. */
-  async once(action: DeviceAction): Promise<void> {
+  async once(action: DeviceAction) {
     this.look(action);
     await this.settled();
     this.halt(action);
   }
 
   /** Resolves once the work and questions in flight, and whatever they started, have ended. */
-  async settled(): Promise<void> {
+  async settled() {
     await this.inFlight.settled();
   }
 
@@ -280,14 +280,14 @@ export class ActionRunner {
     return verdict;
   }
 
-  private async ask(gate: BookingGate, deviceId: string, then: DeviceAction): Promise<void> {
+  private async ask(gate: BookingGate, deviceId: string, then: DeviceAction) {
     await this.question(gate, deviceId);
     // A stopped action's answer is kept by the gate; the action does not look again.
     if (!this.stopped.has(then)) this.look(then);
   }
 
   /** One status request the gate said to make, its answer handed to the gate; kept while in flight, so that work needing it may await it. */
-  private question(gate: BookingGate, deviceId: string): Promise<void> {
+  private question(gate: BookingGate, deviceId: string) {
     const pending = (async () => {
       try {
         gate.answered(deviceId, await askBooking(this.o.booking, deviceId));
@@ -301,7 +301,7 @@ export class ActionRunner {
   }
 
   /** Carries an intent out: at once when it does no I/O; else once its target is free, counted as it starts. */
-  private run<I extends Intent>(action: DeviceAction<I>, intent: I): void {
+  private run<I extends Intent>(action: DeviceAction<I>, intent: I) {
     const look = this.applying;
     if (intent.now) {
       void action.apply(intent, look);
@@ -314,7 +314,7 @@ export class ActionRunner {
       const { keepMs = 0, failures = 0 } = counted === true ? {} : counted;
       this.counted.count(target, this.o.clock.monotonic(), Math.max(COUNTED_WINDOW_MS, keepMs), failures);
     }
-    const count = (result: string): void => {
+    const count = (result: string) => {
       if (intent.count) this.o.stats.counter(intent.count.key).add(...intent.count.labels, result);
       this.o.onDone?.({
         action: action.name,
@@ -340,13 +340,13 @@ export class ActionRunner {
     );
   }
 
-  private refuse(r: Refusal): void {
+  private refuse(r: Refusal) {
     if (!this.refused.say(`${r.key}|${r.action}`, r.why)) return;
     this.o.stats.counter(ACTIONS_REFUSED).add(r.action);
     this.say(r.line, 'warn');
   }
 
-  private hold(h: Hold): void {
+  private hold(h: Hold) {
     const facet = this.o.registry.facet(HOLDS);
     const holds = { ...facet.get(h.key) };
     const said = holds[h.by]?.mark === h.mark;
@@ -357,14 +357,14 @@ export class ActionRunner {
     this.say(h.line, 'info');
   }
 
-  private release(key: string, by: string, ended: boolean): void {
+  private release(key: string, by: string, ended: boolean) {
     const facet = this.o.registry.facet(HOLDS);
     const held = facet.get(key)?.[by];
     if (held === undefined || (held.note === undefined && !ended)) return;
     facet.set(key, { ...facet.get(key), [by]: ended ? {} : { mark: held.mark } });
   }
 
-  private say(line: Line, level: 'info' | 'warn'): void {
+  private say(line: Line, level: 'info' | 'warn') {
     limited(this.o.logger)[line.level ?? level](line.key, line.fields, line.text, line.subject);
   }
 }

@@ -18,7 +18,7 @@ export const ACTIONS_REFUSED = counterKey(
  * Why the port mapped to this device may not be switched for it, or undefined. `checkPath`: a uhubctl location, so a
  * USB phone's path must lie behind it; an operator's command names ports its own way: only the conflict rule holds.
  */
-export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPort, checkPath: boolean): string | undefined {
+export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPort, checkPath: boolean) {
   const conflict = conflictsOf(claims).get(claim.serial);
   if (conflict) return conflictText(conflict);
   if (isTcpSerial(claim.serial)) {
@@ -41,8 +41,8 @@ export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPo
  * Whether adb's USB path lies behind a hub port as uhubctl names it: hub 1-1.4 port 3 holds 1-1.4.3 and below; root hub
  * 1 port 4 holds 1-4. The bus may differ: a USB 3 hub is two hubs, one per bus, and uhubctl switches both.
  */
-export function behindPort(usb: string, place: HubPort): boolean {
-  const chain = (path: string): string => path.slice(path.indexOf('-') + 1);
+export function behindPort(usb: string, place: HubPort) {
+  const chain = (path: string) => path.slice(path.indexOf('-') + 1);
   const want = place.hub.includes('-') ? `${chain(place.hub)}.${place.port}` : String(place.port);
   if (!/^\d+-\d+(\.\d+)*$/.test(usb)) return false;
   const have = chain(usb);
@@ -50,6 +50,6 @@ export function behindPort(usb: string, place: HubPort): boolean {
 }
 
 /** The note a conflicted device's message carries. */
-export function conflictNote(c: Conflict): string {
+export function conflictNote(c: Conflict) {
   return `identity in conflict: ${conflictText(c)}; no port power, charge pause or transport kick is done for it until only one device claims it`;
 }

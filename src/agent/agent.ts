@@ -1,4 +1,3 @@
-import type { ReportOutcome } from '../report/reporter.js';
 import type { DeviceSource, SourceChange } from '../platforms/source.js';
 import type { StatusServer } from '../status/server.js';
 import type { StatusViews } from '../status/views.js';
@@ -67,11 +66,11 @@ export class Agent {
     ];
   }
 
-  async start(): Promise<void> {
+  async start() {
     const { settings, logger, registry, runner, loop, views, clock, sources, nodeId } = this.parts;
     views.noteStart(clock.wall());
     // A failed inventory plans a retry: the plan is looked at again, after the report being built.
-    const outcomeHeard = (): void => {
+    const outcomeHeard = () => {
       runner.devicesChanged();
       loop.outcomeNoted();
     };
@@ -97,7 +96,7 @@ export class Agent {
   }
 
   /** A service's start or stop, awaited at most LIFECYCLE_MS: a failure or a hang is said, never waited for longer. */
-  private async bounded(service: Service, step: 'start' | 'stop'): Promise<void> {
+  private async bounded(service: Service, step: 'start' | 'stop') {
     let timer: Timer | undefined;
     const late = new Promise<string>((resolve) => {
       timer = this.parts.clock.setTimer(() => resolve(`did not end within ${LIFECYCLE_MS / 1000} s`), LIFECYCLE_MS, { unref: true });
@@ -117,7 +116,7 @@ export class Agent {
       );
   }
 
-  private async startSource(source: DeviceSource): Promise<void> {
+  private async startSource(source: DeviceSource) {
     const { loop, runner } = this.parts;
     source.on('connected', (settleMs) => loop.sourceConnected(settleMs));
     source.on('resumed', () => loop.sourceResumed());
@@ -133,7 +132,7 @@ export class Agent {
   }
 
   /** Stops the services in reverse order, lets an in-flight report finish (bounded), then aborts it. */
-  async stop(): Promise<void> {
+  async stop() {
     if (this.stopping) return;
     this.stopping = true;
     const { logger, settings, loop } = this.parts;
@@ -144,12 +143,12 @@ export class Agent {
   }
 
   /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
-  report(reason: string): Promise<ReportOutcome | undefined> {
+  report(reason: string) {
     if (this.stopping || !this.started) return Promise.resolve(undefined);
     return this.parts.loop.report(reason);
   }
 
-  private logChanges(changes: SourceChange[]): void {
+  private logChanges(changes: SourceChange[]) {
     this.parts.flaps.changed(changes);
   }
 }

@@ -2,7 +2,7 @@
 // and nothing does I/O yet.
 import { dirname, join } from 'node:path';
 import { deviceMappingOf, type DeviceMapping } from '../actions/device-mapping.js';
-import { ActionRunner, inStartOrder, type DeviceAction } from '../actions/runner.js';
+import { ActionRunner, inStartOrder } from '../actions/runner.js';
 import { bookingGateOf } from '../booking/gate.js';
 import { CloudClient } from '../cloud/client.js';
 import type { BookingStatusSource } from '../cloud/booking-status.js';
@@ -142,7 +142,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
 }
 
 /** The whole daemon: the parts, the actions, the report loop, the status views and server, and the Agent wiring them. No I/O yet. */
-export function buildDaemon(parts: Parts, nodeId: string): Agent {
+export function buildDaemon(parts: Parts, nodeId: string) {
   const { settings, logger, registry, clock, sources, stats } = parts;
   const loop = new ReportLoop({ settings, nodeId, sources, registry, reporter: parts.reporter, unplugged: parts.unplugged, logger, clock });
   // One runner, and one booking gate, for every action: the host's status requests are bounded together.
@@ -198,19 +198,19 @@ export function buildDaemon(parts: Parts, nodeId: string): Agent {
 }
 
 /** The features' actions, in the order they start. */
-function actionsOf(features: readonly Feature[]): DeviceAction[] {
+function actionsOf(features: readonly Feature[]) {
   return inStartOrder(features.flatMap((f) => (f.action ? [f.action] : [])));
 }
 
 /** What the features' actions read once for a command that changes nothing (`list`): no gate is asked, so nothing that needs one is written. */
-export async function readOnce(parts: Parts): Promise<void> {
+export async function readOnce(parts: Parts) {
   const { clock, registry, stats, logger } = parts;
   const runner = new ActionRunner({ clock, registry, stats, logger });
   for (const action of actionsOf(parts.features)) if (action.readOnce) await runner.once(action);
 }
 
 /** One line when a proxy the host sets is passed by for a plain http cloud on loopback: the route is then not what http_proxy says. */
-function sayLoopbackPassesProxy(baseUrl: string, proxies: ProxyPlan, logger: Logger): void {
+function sayLoopbackPassesProxy(baseUrl: string, proxies: ProxyPlan, logger: Logger) {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -227,7 +227,7 @@ function sayLoopbackPassesProxy(baseUrl: string, proxies: ProxyPlan, logger: Log
 }
 
 /** How long one source's collect may take in the daemon: its own deadlines end it well before, so past this it is stuck. */
-function collectTimeoutMs(settings: Settings): number {
+function collectTimeoutMs(settings: Settings) {
   return settings.probeTimeoutSeconds * 2000 + 10_000;
 }
 
@@ -235,7 +235,7 @@ const noCloud: ReportSink = {
   putDevices: () => Promise.reject(new Error('this command sends nothing')),
 };
 
-export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
+export function cloudClient(settings: Settings, credentials: Credentials, logger: Logger) {
   // Proxies and trusted CAs (issue 26): docs/install/proxy.md.
   const network = cloudNetwork(settings);
   sayLoopbackPassesProxy(settings.baseUrl, network.proxies, logger);

@@ -2,7 +2,7 @@
 // follow: adding one is a folder of src/features/ and a line here. The one file of src/ that names the features.
 import { availabilityFeature } from '../features/availability/feature.js';
 import { chargeFeature } from '../features/charge/feature.js';
-import type { Feature, FeatureContext, FeatureFactory } from '../features/context.js';
+import type { FeatureContext, FeatureFactory } from '../features/context.js';
 import { adbAuthorizationFeature } from '../features/adb-authorization/feature.js';
 import { healthFeature } from '../features/health/feature.js';
 import { hostHeatFeature } from '../features/host-heat/feature.js';
@@ -50,6 +50,6 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
 ];
 
 /** Each with its hooks isolated and timed (src/devices/feature-guard.ts). */
-export function buildFeatures(ctx: FeatureContext<Platforms['control']>): Feature[] {
+export function buildFeatures(ctx: FeatureContext<Platforms['control']>) {
   return FEATURES.map((build) => guarded(build(ctx), ctx));
 }

@@ -18,14 +18,11 @@ import { iosSource } from '../platforms/ios/setup.js';
 import type { DeviceSource, PlatformName } from '../platforms/source.js';
 import { ANDROID_NAME } from '../platforms/android/name.js';
 import { IOS_NAME } from '../platforms/ios/name.js';
-import type { ReadinessReader } from '../platforms/readiness.js';
 import { ANDROID_READINESS } from '../platforms/android/readiness.js';
 import { ANDROID_FACTS } from '../platforms/android/facts.js';
-import type { PlatformFacts } from '../platforms/facts.js';
 import type { WearReader } from '../platforms/wear.js';
 import { ANDROID_WEAR } from '../platforms/android/wear.js';
 import { IOS_WEAR_READER } from '../platforms/ios/wear.js';
-import type { ServiceDoctor } from '../platforms/doctor.js';
 import { ADB_DOCTOR } from '../platforms/android/doctor.js';
 import type { PlatformVariables } from '../config/variables.js';
 import { ADB_REFERENCE, ADB_VARIABLES } from '../platforms/android/adb/variables.js';
@@ -47,14 +44,14 @@ export interface Platforms {
 export const platformNames: readonly PlatformName[] = [ANDROID_NAME, IOS_NAME];
 
 /** The platform that offers the readiness capability: readiness judges what it reads, and names no platform. */
-export const readinessReader: ReadinessReader = ANDROID_READINESS;
+export const readinessReader = ANDROID_READINESS;
 
 /**
  * What the platforms read of a device that no DeviceInfo field carries (src/platforms/facts.ts):
  * the page size the rows show, Advanced Protection for recovery, the authorization window for its lapse warning.
  * Android reads them; an iPhone's record has none of them, so each is unknown for it.
  */
-export const platformFacts: PlatformFacts = ANDROID_FACTS;
+export const platformFacts = ANDROID_FACTS;
 
 /**
  * The platforms that offer the wear capability (src/platforms/wear.ts): the
@@ -65,7 +62,7 @@ export const wearReader: WearReader = {
 };
 
 /** What the platform whose service doctor checks offers it (errors, variables, banner, phone outputs), known before any build. */
-export const serviceDoctor: ServiceDoctor = ADB_DOCTOR;
+export const serviceDoctor = ADB_DOCTOR;
 
 /** The variables the platforms' services read as their own tools do, with the reference's section on each. */
 export const platformVariables = { variables: ADB_VARIABLES, sections: ADB_REFERENCE } as const satisfies PlatformVariables;
@@ -74,7 +71,7 @@ export const platformVariables = { variables: ADB_VARIABLES, sections: ADB_REFER
 export type PlatformVariableName = keyof typeof ADB_VARIABLES;
 
 /** Each platform's service address, read before anything is built: throws the ConfigError of one that cannot be used. */
-export function checkServiceAddresses(env: NodeJS.ProcessEnv, settings: Pick<Settings, 'adbServerSocket'> | undefined): void {
+export function checkServiceAddresses(env: NodeJS.ProcessEnv, settings: Pick<Settings, 'adbServerSocket'> | undefined) {
   resolveAdbServer(env, settings?.adbServerSocket);
 }
 
@@ -122,7 +119,7 @@ export function buildPlatforms(settings: Settings, env: NodeJS.ProcessEnv, logge
 export const REPORT_IDLE_MS = 3_000;
 
 /** The host devices should reach: configured, else the cloud's own host. */
-function reachabilityHost(settings: Settings): string | undefined {
+function reachabilityHost(settings: Settings) {
   if (settings.reachabilityHost) return settings.reachabilityHost;
   if (!settings.baseUrl) return undefined;
   try {

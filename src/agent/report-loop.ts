@@ -1,10 +1,10 @@
-import type { DeviceInfo, FailedDevice } from '../cloud/types.js';
+import type { FailedDevice } from '../cloud/types.js';
 import type { Settings } from '../config/schema.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { DeviceSource } from '../platforms/source.js';
-import type { ReportOutcome, Reporter } from '../report/reporter.js';
+import type { Reporter } from '../report/reporter.js';
 import { ReportRun } from '../report/run.js';
 import type { UnpluggedLedger } from '../report/unplugged.js';
 import { PlanTimer } from '../timing/plan-timer.js';
@@ -75,12 +75,12 @@ export class ReportLoop {
   }
 
   /** Time between scheduled reports. */
-  get periodMs(): number {
+  get periodMs() {
     return this.scheduler.periodMs();
   }
 
   /** The devices of the last report, UNPLUGGED ones left out. */
-  get lastDevices(): readonly DeviceInfo[] {
+  get lastDevices() {
     return this.run.lastDevices;
   }
 
@@ -90,14 +90,14 @@ export class ReportLoop {
   }
 
   /** Starts the schedule and plans the start report. */
-  start(): void {
+  start() {
     this.scheduler.start();
     this.started = true;
     this.timer.start();
   }
 
   /** Stops planning: the schedule and the timer; a report in flight goes on (settle()). */
-  stop(): void {
+  stop() {
     this.stopping = true;
     this.run.stop();
     this.timer.stop();
@@ -105,12 +105,12 @@ export class ReportLoop {
   }
 
   /** Lets the report in flight finish within `limitMs`, then aborts it. */
-  settle(limitMs: number): Promise<void> {
+  settle(limitMs: number) {
     return this.run.settle(limitMs);
   }
 
   /** Asks for a full report now (SIGHUP, tests); resolves with its outcome. */
-  report(reason: string): Promise<ReportOutcome | undefined> {
+  report(reason: string) {
     if (this.stopping || !this.started) return Promise.resolve(undefined);
     limited(this.deps.logger).info('report-requested', { reason }, 'a full report was asked for');
     // An operator asking (SIGHUP) is a sign that slow facts may have changed too: read them all again.
@@ -122,45 +122,45 @@ export class ReportLoop {
   }
 
   /** A source's listing changed, an inventory brought news, or an action changed what a device's report says. */
-  devicesChanged(): void {
+  devicesChanged() {
     this.planner.devicesChanged(this.now());
     this.arm();
   }
 
   /** Whether a report is being built now: the plan handed out, its outcome not yet heard. */
-  get reporting(): boolean {
+  get reporting() {
     return this.run.reporting;
   }
 
   /** Runs `heard` now, or once the report being built has ended (ReportRun.afterReport). */
-  afterReport(heard: () => void): void {
+  afterReport(heard: () => void) {
     this.run.afterReport(heard);
   }
 
   /** An inventory's outcome was noted: a failure plans a retry, so look at the plan again. */
-  outcomeNoted(): void {
+  outcomeNoted() {
     this.arm();
   }
 
   /** A source's service (re)connected: its listing counts as complete once it has settled, settleMs later. */
-  sourceConnected(settleMs: number): void {
+  sourceConnected(settleMs: number) {
     this.planner.sourceConnected(this.now(), settleMs);
     this.deps.unplugged.sourceConnected();
     this.arm();
   }
 
   /** A source's service came back: no change says that the inventories cut off by its restart need redoing. */
-  sourceResumed(): void {
+  sourceResumed() {
     this.planner.sourceResumed(this.now());
     this.arm();
   }
 
-  private now(): number {
+  private now() {
     return this.deps.clock.monotonic();
   }
 
   /** Something the planner heard may have moved its next report. */
-  private arm(): void {
+  private arm() {
     this.timer.arm();
   }
 }

@@ -70,14 +70,14 @@ export class BookingGate {
   }
 
   /** The cloud's answer (or failure) to a question the verdict asked for. */
-  answered(deviceId: string, answer: BookingAnswer): void {
+  answered(deviceId: string, answer: BookingAnswer) {
     this.asking.delete(deviceId);
     this.known.set(deviceId, { answer, at: this.clock.monotonic(), seq: ++this.seq });
   }
 
   /** Orders devices by when the cloud was last asked about them (never first), so each gets its turn within the budget. */
-  byTurn<T>(devices: readonly T[], idOf: (d: T) => string | undefined): T[] {
-    const at = (d: T): number => {
+  byTurn<T>(devices: readonly T[], idOf: (d: T) => string | undefined) {
+    const at = (d: T) => {
       const id = idOf(d);
       return id === undefined ? -Infinity : (this.known.get(id)?.at ?? -Infinity);
     };
@@ -85,12 +85,12 @@ export class BookingGate {
   }
 
   /** Entries kept, for the boundedness check. */
-  size(): number {
+  size() {
     return this.known.size + this.asking.size + this.sent.length + this.waiting.size;
   }
 
   /** Whether a device other than this one, not asked about within the minute, is waiting its turn. */
-  private othersWaiting(deviceId: string, now: number): boolean {
+  private othersWaiting(deviceId: string, now: number) {
     for (const id of this.waiting.keys()) {
       if (id === deviceId) continue;
       const at = this.known.get(id)?.at;
@@ -99,7 +99,7 @@ export class BookingGate {
     return false;
   }
 
-  private prune(now: number): void {
+  private prune(now: number) {
     while (this.sent.length > 0 && now - this.sent[0]! >= MINUTE_MS) this.sent.shift();
     // An answer kept past its cache only names why a device is left alone while the budget is spent: a minute covers that.
     const keep = Math.max(this.settings.cacheMs, MINUTE_MS);
@@ -109,7 +109,7 @@ export class BookingGate {
 }
 
 /** The id the cloud knows a device by: its udid, else a USB phone's serial; a TCP device that never said who it is has none. */
-export function cloudIdOf(serial: string, udid: string | undefined): string | undefined {
+export function cloudIdOf(serial: string, udid: string | undefined) {
   return udid ?? (isTcpSerial(serial) ? undefined : serial);
 }
 
@@ -120,7 +120,7 @@ function fromAnswer(known: Known): BookingVerdict {
 }
 
 /** The host's booking gate, as the recovery settings bound it. */
-export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: { monotonic(): number }): BookingGate {
+export function bookingGateOf(settings: Pick<Settings, 'recovery'>, clock: { monotonic(): number }) {
   const r = settings.recovery;
   return new BookingGate({ cacheMs: r.bookingCacheSeconds * 1000, maxRequestsPerMinute: r.bookingRequestsPerMinute }, clock);
 }

@@ -141,14 +141,14 @@ function parserOptions(): Record<string, { type: 'string' | 'boolean'; short?: s
   );
 }
 
-function findFlag(spelled: string): FlagSpec | undefined {
+function findFlag(spelled: string) {
   const flags = allFlags();
   if (/^-[^-]$/.test(spelled)) return flags.find((f) => f.short === spelled.slice(1));
   if (!spelled.startsWith('--')) return undefined;
   return flags.find((f) => f.name === spelled.slice(2));
 }
 
-function commandNamed(name: string): CommandName {
+function commandNamed(name: string) {
   if (isCommand(name)) return name;
   const hint = didYouMean(closest(name, [...COMMAND_NAMES, 'help', 'version'])) || `: use ${COMMAND_NAMES.join(', ')}, help or version`;
   throw new UsageError(`unknown command "${name}"${hint}`);

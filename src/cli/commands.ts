@@ -202,7 +202,7 @@ export function isCommand(name: string): name is CommandName {
 }
 
 /** Every flag any command takes, once each. */
-export function allFlags(): FlagSpec[] {
+export function allFlags() {
   const byName = new Map<string, FlagSpec>();
   for (const spec of Object.values(COMMANDS)) for (const flag of spec.flags) byName.set(flag.name, flag);
   byName.set(versionFlag.name, versionFlag);

@@ -13,9 +13,9 @@ export class DoctorWait {
   constructor(private readonly shellTimeoutSeconds: number) {}
 
   /** A check under way, by what it checks ("the cloud"), until it settles. */
-  check<T>(what: string, work: Promise<T>): Promise<T> {
+  check<T>(what: string, work: Promise<T>) {
     this.running.set(what, (this.running.get(what) ?? 0) + 1);
-    const settled = (): void => {
+    const settled = () => {
       const left = this.running.get(what)! - 1;
       if (left) this.running.set(what, left);
       else this.running.delete(what);
@@ -40,7 +40,7 @@ export class DoctorWait {
   }
 
   /** The line: the phones' shells first (the long waits), then the other checks still running. */
-  text(): string | undefined {
+  text() {
     const parts: string[] = [];
     if (this.shells.size)
       parts.push(`${waitingFor(this.shells.size, "phone's shell", "phones' shells", [...this.shells].sort())}, at most ${this.shellTimeoutSeconds} s`);

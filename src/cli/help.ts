@@ -16,7 +16,7 @@ export interface HelpContext {
 
 const WIDTH = 100;
 
-export function globalHelp(ctx: HelpContext): string {
+export function globalHelp(ctx: HelpContext) {
   const commands = [
     ...COMMAND_NAMES.map((name) => [name, COMMANDS[name].summary] as const),
     ['help', 'this help; help COMMAND: its flags, the variables it reads, defaults and exit codes'] as const,
@@ -30,7 +30,7 @@ export function globalHelp(ctx: HelpContext): string {
     'Usage: device-agent COMMAND [options]',
     '',
     'Commands:',
-    ...columns(commands.map(([name, text]) => [name, text])),
+    ...columns(commands),
     '',
     'Options:',
     ...columns([...only, ...commonFlags, versionFlag].map((f) => [flagLabel(f), flagText(f, ctx)])),
@@ -48,7 +48,7 @@ export function globalHelp(ctx: HelpContext): string {
   ].join('\n');
 }
 
-export function commandHelp(name: CommandName, ctx: HelpContext): string {
+export function commandHelp(name: CommandName, ctx: HelpContext) {
   const spec = COMMANDS[name];
   const settings = spec.settings.map((key): [string, string] => {
     const field: Field = schema[key];
@@ -79,7 +79,7 @@ export function commandHelp(name: CommandName, ctx: HelpContext): string {
 }
 
 /** One line per exit code, naming what it means for each command that uses it. */
-function exitTable(): string[] {
+function exitTable() {
   const rows: Array<[string, string]> = [];
   for (const code of new Set(Object.values(EXIT)) as Set<ExitCode>) {
     const users = COMMAND_NAMES.filter((c) => COMMANDS[c].exits[code] !== undefined);
@@ -92,12 +92,12 @@ function exitTable(): string[] {
   return columns(rows);
 }
 
-function flagLabel(flag: FlagSpec): string {
+function flagLabel(flag: FlagSpec) {
   const long = `--${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
   return flag.short ? `-${flag.short}, ${long}` : long;
 }
 
-function flagText(flag: FlagSpec, ctx: HelpContext): string {
+function flagText(flag: FlagSpec, ctx: HelpContext) {
   if (flag === helpFlag) return 'this help';
   if (!flag.oneOf) return flag.help;
   const fallback = flag.setting ? plain(defaultText(schema[flag.setting], ctx.defaults.get(flag.setting))) : undefined;
@@ -106,7 +106,7 @@ function flagText(flag: FlagSpec, ctx: HelpContext): string {
 }
 
 /** Two columns, the second wrapped under itself. */
-function columns(rows: ReadonlyArray<readonly [string, string]>): string[] {
+function columns(rows: ReadonlyArray<readonly [string, string]>) {
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   return rows.flatMap(([left, right]) => {
     const lines = wrap(right, ' '.repeat(2 + width));
@@ -115,7 +115,7 @@ function columns(rows: ReadonlyArray<readonly [string, string]>): string[] {
   });
 }
 
-function wrap(text: string, indent: string): string[] {
+function wrap(text: string, indent: string) {
   const lines: string[] = [];
   let line = indent;
   for (const word of text.split(/\s+/).filter(Boolean)) {

@@ -12,7 +12,7 @@ import { readStateFile } from '../util/atomic-file.js';
 import { EXIT, type ExitCode } from './commands.js';
 import type { Setup } from './setup.js';
 
-const iso = (at: number): string => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const iso = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function incidents(
   setup: Setup,

@@ -5,7 +5,7 @@ import { SourceUnreachableError } from '../platforms/source.js';
  * The listing of a one-shot command: every source lists its devices once. One whose service does not answer lists none,
  * with one line saying why, what it means for the command (`then`) and what to do. Returns whether every source answered.
  */
-export async function listOnce(parts: Parts, then = ''): Promise<boolean> {
+export async function listOnce(parts: Parts, then = '') {
   const { sources, logger } = parts;
   const answered = await Promise.all(
     sources.map(async (source) => {
@@ -23,6 +23,6 @@ export async function listOnce(parts: Parts, then = ''): Promise<boolean> {
 }
 
 /** Stops what listOnce started (the iPhone watcher), so the command can exit. */
-export function stopSources(parts: Parts): void {
+export function stopSources(parts: Parts) {
   for (const source of parts.sources) source.stop();
 }

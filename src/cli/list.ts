@@ -1,5 +1,5 @@
 import { buildParts } from '../agent/build.js';
-import { deviceRows } from '../status/device-rows.js';
+import { deviceRows, type DeviceRow } from '../status/device-rows.js';
 import { hubNamesOf } from '../config/hub-ports.js';
 import { paintFor } from '../util/paint.js';
 import { EXIT } from './commands.js';
@@ -34,15 +34,13 @@ export async function list(
   const { line, lines } = output;
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
+  const show = (rows: DeviceRow[]) =>
+    stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));
   // The agent running here: its rows, as its report, /metrics and its page show them now.
   const daemon = await daemonView(stateDirOf(setup.settings, env));
   if (daemon) {
     setup.logger.info({ pid: daemon.pid }, `the phones as the agent running here (pid ${daemon.pid}) knows them now`);
-    stdout.write(
-      json
-        ? JSON.stringify(daemon.rows, null, 2) + '\n'
-        : formatTable(daemon.rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(daemon.rows),
-    );
+    show(daemon.rows);
     return EXIT.ok;
   }
   try {
@@ -68,8 +66,7 @@ export async function list(
     // Before the table: what was said of a device it does not show; what it shows, its rows say.
     lines?.release(new Set(rows.flatMap((r) => [r.serial, r.udid])));
     // Without a whole listing, an empty table would read as an empty lab: the error line says it all.
-    if (rows.length || complete)
-      stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));
+    if (rows.length || complete) show(rows);
     return complete ? EXIT.ok : EXIT.failed;
   } finally {
     line?.done();
@@ -80,7 +77,7 @@ export async function list(
 }
 
 /** While the sources list their devices, and adb settles the ones still connecting: what the status line says. */
-function listingWait(parts: Parts): () => string {
+function listingWait(parts: Parts) {
   const t0 = Date.now();
   return () => {
     const still = settling(parts);
@@ -90,7 +87,7 @@ function listingWait(parts: Parts): () => string {
 }
 
 /** While the inventories run: the phones whose inventory has not ended, and how long each may take. */
-function inventoryWait(parts: Parts, timeoutSeconds: number): () => string {
+function inventoryWait(parts: Parts, timeoutSeconds: number) {
   const t0 = Date.now();
   return () => {
     const probing = parts.registry.list().flatMap((r) => (r.probing ? [r.serial] : []));
@@ -99,7 +96,7 @@ function inventoryWait(parts: Parts, timeoutSeconds: number): () => string {
   };
 }
 
-const seconds = (t0: number): number => Math.floor((Date.now() - t0) / 1000);
+const seconds = (t0: number) => Math.floor((Date.now() - t0) / 1000);
 
 /** adb's listing, read again while a device is still connecting, LIST_SETTLE_MS at most (then one warning); resolves with whether it was complete. */
 export async function settledListing(
@@ -107,7 +104,7 @@ export async function settledListing(
   settlingNow: () => string[],
   logger: Logger,
   time: { now(): number; sleep(ms: number): Promise<unknown> } = { now: Date.now, sleep },
-): Promise<boolean> {
+) {
   let complete = await read();
   const until = time.now() + LIST_SETTLE_MS;
   while (complete && settlingNow().length && time.now() < until) {
@@ -125,12 +122,12 @@ export async function settledListing(
 }
 
 /** Serials adb is still connecting or authorizing. */
-function settling(parts: Parts): string[] {
+function settling(parts: Parts) {
   return parts.registry.list(parts.unready.platform).flatMap((r) => (SETTLING.has(r.state) ? [r.serial] : []));
 }
 
 /** Every device adb lists gets a row, in every state: a person asking what is attached must see even an unidentified network device. */
-function withUnreported(devices: DeviceInfo[], parts: Parts): DeviceInfo[] {
+function withUnreported(devices: DeviceInfo[], parts: Parts) {
   const shown = new Set(devices.map((d) => d.udid));
   const more: DeviceInfo[] = [];
   for (const r of parts.registry.list(parts.unready.platform)) {
@@ -155,7 +152,7 @@ export class DeviceLines {
   private held: Array<{ ids: string[]; write: () => void }> = [];
 
   /** The logger's hold (LoggerOptions.hold). */
-  readonly hold = (fields: Readonly<Record<string, unknown>>, level: number, write: () => void): boolean => {
+  readonly hold = (fields: Readonly<Record<string, unknown>>, level: number, write: () => void) => {
     const ids = [fields.serial, fields.udid].filter((id): id is string => typeof id === 'string');
     if (level >= PINO_ERROR || !ids.length || fields.serials !== undefined || fields.devices !== undefined) return false;
     this.held.push({ ids, write });
@@ -163,7 +160,7 @@ export class DeviceLines {
   };
 
   /** Writes the held lines about no device of `shown` (serials and udids), and lets the others go; all of them when none is shown (no table). */
-  release(shown: ReadonlySet<string> = new Set()): void {
+  release(shown: ReadonlySet<string> = new Set()) {
     const held = this.held;
     this.held = [];
     for (const line of held) if (!line.ids.some((id) => shown.has(id))) line.write();

@@ -8,13 +8,7 @@ import type { Logger } from '../log/logger.js';
 const RETRY_MS = 30_000;
 
 /** The node id once it is kept; undefined when `stopped` settles first. Other errors are thrown as resolveNodeId throws them. */
-export async function nodeIdWhenKept(
-  settings: Settings,
-  env: NodeJS.ProcessEnv,
-  logger: Logger,
-  stopped: Promise<unknown>,
-  retryMs = RETRY_MS,
-): Promise<string | undefined> {
+export async function nodeIdWhenKept(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, stopped: Promise<unknown>, retryMs = RETRY_MS) {
   // One SIGHUP listener for the whole wait: removing a signal's last listener gives it back its default action, which
   // ends the process.
   const pauses = new Pauses(stopped);
@@ -60,14 +54,14 @@ class Pauses {
     });
   }
 
-  readonly sighup = (): void => {
+  readonly sighup = () => {
     this.asked = true;
     this.wake?.();
   };
 
   next(ms: number): Promise<'timer' | 'sighup' | 'stopped'> {
     return new Promise((resolve) => {
-      const settle = (): void => {
+      const settle = () => {
         clearTimeout(timer);
         this.wake = undefined;
         const why = this.stopped ? 'stopped' : this.asked ? 'sighup' : 'timer';

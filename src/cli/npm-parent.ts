@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
  * npm alone leaves the agent running unsupervised (npm/run-script#142, npm/cli#6547). So one line says how to run the
  * daemon instead, and when its parent goes away the agent stops as on SIGTERM.
  */
-export function guardNpmParent(npmCommand: string, options: { intervalMs?: number; onOrphaned?: () => void } = {}): () => void {
+export function guardNpmParent(npmCommand: string, options: { intervalMs?: number; onOrphaned?: () => void } = {}) {
   process.stderr.write(
     `device-agent: started through npm (${npmCommand}): npm exits 130 or 143 on Ctrl-C or SIGTERM, not the agent's 0, ` +
       'and does not pass SIGTERM on. Under a supervisor run /usr/bin/device-agent run (Debian package) or ' +
@@ -29,18 +29,18 @@ export function guardNpmParent(npmCommand: string, options: { intervalMs?: numbe
 }
 
 /** The parent and, where /proc says, the grandparent: npm may be either (npm → sh → node). */
-function lineage(parent: number): number[] {
+function lineage(parent: number) {
   const grandparent = parentOf(parent);
   return grandparent === undefined ? [parent] : [parent, grandparent];
 }
 
-function sameLineage(ancestors: number[]): boolean {
+function sameLineage(ancestors: number[]) {
   if (process.ppid !== ancestors[0]) return false;
   return ancestors.length < 2 || parentOf(ancestors[0]) === ancestors[1];
 }
 
 /** The parent pid of a process from /proc/PID/stat (Linux); undefined when it is gone or there is no /proc. */
-export function parentOf(pid: number): number | undefined {
+export function parentOf(pid: number) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so the fields are counted from the last ')'.

@@ -10,7 +10,6 @@ import { sentence } from '../util/sentence.js';
 import type { Settings } from '../config/schema.js';
 import type { Credentials } from '../config/credentials.js';
 import type { Logger } from '../log/logger.js';
-import type { CloudClient } from '../cloud/client.js';
 
 const NOTHING_SENT = 'Nothing was sent: a report without those devices would tell the cloud they are gone.';
 const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a report without those devices would tell the cloud they are gone.';
@@ -60,12 +59,12 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
 }
 
 /** once's cloud client: its one attempt cut to ONCE_CLOUD_SECONDS. */
-export function onceCloud(settings: Settings, credentials: Credentials, logger: Logger): CloudClient {
+export function onceCloud(settings: Settings, credentials: Credentials, logger: Logger) {
   return cloudClient({ ...settings, requestTimeoutSeconds: Math.min(settings.requestTimeoutSeconds, ONCE_CLOUD_SECONDS) }, credentials, logger);
 }
 
 /** The node id a dry run shows: the kept one, or a temporary one when none can be kept (it sends nothing). */
-export function dryRunNodeId(setup: Setup, env: NodeJS.ProcessEnv): string {
+export function dryRunNodeId(setup: Setup, env: NodeJS.ProcessEnv) {
   try {
     return resolveNodeId(setup.settings, env);
   } catch (err) {

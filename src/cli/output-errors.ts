@@ -4,7 +4,7 @@
 let daemon = false;
 
 /** Called by `run`: from now on an output error never ends the process. */
-export function outputErrorsAreNotFatal(): void {
+export function outputErrorsAreNotFatal() {
   daemon = true;
 }
 

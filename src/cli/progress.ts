@@ -23,7 +23,7 @@ export class StatusLine extends Writable implements Sink {
   private waiting: Waiting | undefined;
 
   /** A line on `out` when it is a terminal that can rewrite one; undefined otherwise. */
-  static onTerminal(out: Terminal, env: NodeJS.ProcessEnv): StatusLine | undefined {
+  static onTerminal(out: Terminal, env: NodeJS.ProcessEnv) {
     return out.isTTY === true && env.TERM !== 'dumb' ? new StatusLine(out) : undefined;
   }
 
@@ -35,7 +35,7 @@ export class StatusLine extends Writable implements Sink {
   }
 
   /** A log line: above the status line, which is drawn again under it. */
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void) {
     if (this.shown) this.out.write(CLEAR);
     this.out.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     if (this.shown) this.out.write(this.shown);
@@ -43,14 +43,14 @@ export class StatusLine extends Writable implements Sink {
   }
 
   /** Shows what `waiting` says, again every 250 ms (its seconds move), until the next follow() or done(). */
-  follow(waiting: Waiting): void {
+  follow(waiting: Waiting) {
     this.waiting = waiting;
     this.draw();
     this.timer ??= setInterval(() => this.draw(), REDRAW_MS).unref();
   }
 
   /** Nothing more to wait for: the line goes, and the command's own output starts on a clean line. */
-  done(): void {
+  done() {
     clearInterval(this.timer);
     this.timer = undefined;
     this.waiting = undefined;
@@ -59,7 +59,7 @@ export class StatusLine extends Writable implements Sink {
   }
 
   /** Draws what is waited for now; exposed for the tests, which draw on their own clock. */
-  draw(): void {
+  draw() {
     const text = this.waiting?.();
     // A serial or a model is the phone's own text: no control character of it reaches the terminal.
     const line = text === undefined ? '' : fit(terminalText(text), (this.out.columns || 80) - 1);
@@ -70,13 +70,13 @@ export class StatusLine extends Writable implements Sink {
 }
 
 /** Within the terminal's width: a line that wraps cannot be rewritten in place. */
-function fit(text: string, width: number): string {
+function fit(text: string, width: number) {
   const chars = [...text];
   return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
 }
 
 /** "3 phones' inventories (R58M1234, XIAOMI01, PIXEL001)", naming the first few. */
-export function waitingFor(count: number, one: string, many: string, names: readonly string[], shown = 3): string {
+export function waitingFor(count: number, one: string, many: string, names: readonly string[], shown = 3) {
   const listed = names.slice(0, shown).join(', ') + (names.length > shown ? `, … ${names.length - shown} more` : '');
   return `${count} ${count === 1 ? one : many}${listed ? ` (${listed})` : ''}`;
 }

@@ -50,7 +50,7 @@ function kept(dir: string): Map<string, QuarantineEntry> | string {
   return quarantineFileFrom(text) ?? `${file} is not a quarantine file the agent wrote; the daemon replaces it at its next change`;
 }
 
-const iso = (at: number): string => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const iso = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export async function quarantine(
   setup: Setup,

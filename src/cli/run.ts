@@ -9,7 +9,7 @@ import { nodeIdWhenKept } from './node-id-wait.js';
 const HARD_EXIT_MS = 9_500;
 
 /** The daemon; resolves with the exit code once a signal has stopped it. */
-export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number> {
+export async function run(setup: Setup, env: NodeJS.ProcessEnv) {
   const { settings, logger } = setup;
   // setup() has them for a command that sends, or it stopped with exit 2.
   const credentials = setup.credentials!;
@@ -17,7 +17,7 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
   // SIGTERM meanwhile would kill the process by its default action.
   let stopping = false;
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
+    const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
         logger.warn({ signal }, `a second ${signal}: exiting now; a report in flight is abandoned and sent again at the next start`);
         exitAfterLog();
@@ -77,8 +77,8 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv): Promise<number>
 }
 
 /** Exits 0 once the log line just written has left (stdout to a pipe is asynchronous), or after half a second. */
-function exitAfterLog(): void {
-  const exit = (): never => process.exit(0);
+function exitAfterLog() {
+  const exit = () => process.exit(0);
   process.stdout.write('', exit);
   setTimeout(exit, 500);
 }

@@ -3,7 +3,7 @@ import { otherServiceStateDir, SERVICE_STATE_ADVICE } from '../config/service-st
 import type { Setup } from './setup.js';
 
 /** One warning when a command run by hand uses another state directory than the installed service. */
-export function warnOfServiceStateDir(setup: Setup, env: NodeJS.ProcessEnv): void {
+export function warnOfServiceStateDir(setup: Setup, env: NodeJS.ProcessEnv) {
   const dir = stateDirOf(setup.settings, env);
   const service = otherServiceStateDir(dir, Boolean(setup.settings.nodeId));
   if (!service) return;

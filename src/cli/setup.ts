@@ -67,7 +67,7 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
 }
 
 /** Credentials and base URL, needed only when something is sent; every missing one is named. */
-export function sendingCredentials(settings: Settings, env: NodeJS.ProcessEnv): Credentials {
+export function sendingCredentials(settings: Settings, env: NodeJS.ProcessEnv) {
   let credentials: Credentials | undefined;
   gatherConfigErrors([
     () => {

@@ -31,7 +31,7 @@ const columns: Column[] = [
 ];
 
 /** Where the phone is plugged: "tcp", or its port (or a feature's word on it), then the mapped hub port where the port does not say it, and the hub's name. */
-function usbCell(port: string, r: DeviceRow): string {
+function usbCell(port: string, r: DeviceRow) {
   const mapped = r.hub === undefined ? undefined : `${r.hub}.${r.hubPort}`;
   const hub = mapped === undefined || port === mapped || port.startsWith(`${mapped} `) ? [] : [`hub ${r.hub}:${r.hubPort}`];
   return [...(isTcpSerial(r.serial) ? ['tcp'] : []), ...(port ? [port] : []), ...hub, ...(r.hubName ? [r.hubName] : [])].join(', ');
@@ -59,13 +59,13 @@ function withInside(own: Column, featureColumns: readonly FeatureColumn[]): Colu
 /** Characters a table cell shows; `list --json` has the whole (bounded) value. */
 export const MAX_CELL_CHARS = 120;
 
-function clipCell(text: string): string {
+function clipCell(text: string) {
   const chars = [...text];
   return chars.length > MAX_CELL_CHARS ? `${chars.slice(0, MAX_CELL_CHARS - 1).join('')}…` : text;
 }
 
 /** The features' columns go where each says, else after the table's own, in registration order; a column no device fills is left out. */
-export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, featureColumns: readonly FeatureColumn[] = []): string {
+export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, featureColumns: readonly FeatureColumn[] = []) {
   if (!rows.length) return 'no devices\n';
   const all = placed(
     columns.map((c) => withInside(c, featureColumns)),
@@ -79,7 +79,7 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
   const cells = rows.map((r) => shown.map((c) => clipCell(terminalText(c.cell(r)))));
   // A fold, not Math.max(...): one argument per row would overflow the stack on a long list.
   const widths = shown.map((c, i) => cells.reduce((w, row) => Math.max(w, row[i]!.length), c.title.length));
-  const line = (texts: string[], painted: string[]): string =>
+  const line = (texts: string[], painted: string[]) =>
     painted
       .map((t, i) => (i === painted.length - 1 ? t : t + ' '.repeat(widths[i]! - texts[i]!.length)))
       .join('  ')
@@ -99,7 +99,7 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
 }
 
 /** Under the table, each device's message, one line by serial: PROBLEMS and READY give the word, this the sentence. */
-export function formatNotes(rows: readonly DeviceRow[]): string {
+export function formatNotes(rows: readonly DeviceRow[]) {
   const notes = rows.flatMap((r) => (r.message ? [`${terminalText(r.serial)}: ${terminalText(r.message.replace(/\s+/g, ' ').trim())}`] : []));
   return notes.length ? `\n${notes.join('\n')}\n` : '';
 }

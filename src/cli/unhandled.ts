@@ -8,7 +8,7 @@ export const UNHANDLED_REJECTION_LINE =
   "unexpected failure (unhandled rejection): a bug in the agent, not a fault of the phones, the adb server or the cloud; the agent keeps running; report it to the agent's maintainers with this line";
 
 /** Logs every unhandled rejection of `proc` (the process) instead of dying of it. */
-export function logUnhandledRejections(logger: Logger, proc: Pick<EventEmitter, 'on'> = process): void {
+export function logUnhandledRejections(logger: Logger, proc: Pick<EventEmitter, 'on'> = process) {
   proc.on('unhandledRejection', (reason: unknown) => {
     limited(logger).error('unhandled-rejection', { err: reason instanceof Error ? reason.message : String(reason) }, UNHANDLED_REJECTION_LINE);
   });

@@ -7,7 +7,7 @@ import { agentVersion, projectRoot } from '../util/package.js';
 export { onOutputError } from './output-errors.js';
 
 /** The two lines, pure: `bundled` is the package's runtime, when this is a package. */
-export function versionText(version: string, node: { version: string; path: string }, bundled?: { path: string; runs: boolean }): string {
+export function versionText(version: string, node: { version: string; path: string }, bundled?: { path: string; runs: boolean }) {
   const runtime =
     bundled === undefined
       ? `Node.js ${node.version} (${node.path})`
@@ -17,7 +17,7 @@ export function versionText(version: string, node: { version: string; path: stri
   return `device-agent ${version}\n${runtime}\n`;
 }
 
-export function versionOfThisProcess(): string {
+export function versionOfThisProcess() {
   const node = { version: process.version, path: process.execPath };
   const path = join(projectRoot, 'node', 'bin', 'node');
   if (!existsSync(path)) return versionText(agentVersion, node);
@@ -25,7 +25,7 @@ export function versionOfThisProcess(): string {
 }
 
 /** The launcher's entry for `--version` alone, as main.ts's for the rest. */
-export function main(): Promise<number> {
+export function main() {
   process.stdout.write(versionOfThisProcess());
   return Promise.resolve(0);
 }

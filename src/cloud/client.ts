@@ -71,7 +71,7 @@ export class CloudClient {
   constructor(private readonly options: CloudClientOptions) {}
 
   /** The cloud's host (and port), as the lines that name it say it. */
-  get host(): string {
+  get host() {
     try {
       return new URL(this.options.baseUrl).host;
     } catch {
@@ -131,7 +131,7 @@ export class CloudClient {
     };
   }
 
-  private get logger(): Logger {
+  private get logger() {
     return this.options.logger ?? silentLogger();
   }
 
@@ -146,7 +146,7 @@ export class CloudClient {
     return this.authorization;
   }
 
-  private url(operation: string, path: string): URL {
+  private url(operation: string, path: string) {
     try {
       return new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
     } catch {

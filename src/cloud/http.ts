@@ -168,7 +168,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       send(
         () => {
           const req = viaProxy(proxy, url, request.method, headers, onResponse);
-          req.once('socket', (socket: Socket) => {
+          req.once('socket', (socket) => {
             if (!socket.connecting) reached = true;
             else socket.once('connect', () => (reached = true));
           });

@@ -32,7 +32,7 @@ function parseEntry(text: string): Entry | { problem: string } {
   return { model: new RegExp(`^${source.join('.*')}$`, 'i'), way: way as ChargeWay };
 }
 
-export function checkChargeWays(value: string[]): string | undefined {
+export function checkChargeWays(value: string[]) {
   const problems = value.map(parseEntry).flatMap((e) => ('problem' in e ? [e.problem] : []));
   return problems.length ? problems.join('; ') : undefined;
 }
@@ -46,7 +46,7 @@ export function chargeWaysOf(entries: readonly string[]): ChargeWays {
 }
 
 /** The way for a phone: its udid's or serial's entry, else the first model pattern that matches, else off. */
-export function chargeWayOf(ways: ChargeWays, phone: { udid?: string; serial: string; model?: string }): ChargeWay {
+export function chargeWayOf(ways: ChargeWays, phone: { udid?: string; serial: string; model?: string }) {
   const own = ways.find((w) => w.id !== undefined && (w.id === phone.udid || w.id === phone.serial));
   return own ? own.way : modelWayOf(ways, phone.model);
 }
@@ -59,12 +59,12 @@ export function ownWaysOf(ways: ChargeWays): ReadonlyMap<string, ChargeWay> {
 }
 
 /** The way of the first model pattern that matches, else off. */
-export function modelWayOf(ways: ChargeWays, model: string | undefined): ChargeWay {
+export function modelWayOf(ways: ChargeWays, model: string | undefined) {
   return (model !== undefined && ways.find((w) => w.model?.test(model))?.way) || 'off';
 }
 
 /** What is wrong with a template, or undefined: it must name the port and the action to mean one port switched one way. */
-export function checkPortCommand(template: string): string | undefined {
+export function checkPortCommand(template: string) {
   if (template.trim() === '') return undefined;
   const missing = ['{port}', '{action}'].filter((p) => !template.includes(p));
   return missing.length

@@ -48,7 +48,7 @@ function apiKeyOf(settings: Settings, env: NodeJS.ProcessEnv): Omit<Credentials,
   );
 }
 
-function readKey(path: string, key: string, source = path): string {
+function readKey(path: string, key: string, source = path) {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -61,7 +61,7 @@ function readKey(path: string, key: string, source = path): string {
 }
 
 /** Read already, so stat only fails in a race: then nothing is said. */
-function exposureOf(path: string): string | undefined {
+function exposureOf(path: string) {
   const egid = process.getegid?.();
   if (egid === undefined) return undefined;
   try {

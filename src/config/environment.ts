@@ -23,17 +23,17 @@ export interface EnvReading {
 }
 
 const byName = new Map(Object.keys(schema).map((key) => [envName(key), key]));
-const byFormerName = new Map<string, string>([
+const byFormerName = new Map([
   ...Object.keys(schema).flatMap((key) => {
     const former = formerEnvName(key);
     return former ? [[former, key] as const] : [];
   }),
   ...Object.entries(MOVED_SETTINGS).map(([old, key]) => [envName(old), key] as const),
 ]);
-const otherNames = new Set<string>(Object.keys(otherVariables));
+const otherNames = new Set(Object.keys(otherVariables));
 
 /** Every DEVICE_AGENT_* name the agent reads: the settings' variables and the few others. */
-export function knownVariableNames(): string[] {
+export function knownVariableNames() {
   return [...byName.keys(), ...[...otherNames].filter((n) => n.startsWith(PREFIX))];
 }
 

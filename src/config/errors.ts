@@ -33,7 +33,7 @@ export class ConfigErrors extends ConfigError {
 }
 
 /** Runs each check and throws every ConfigError they raised, together, with the warnings any of them carried; other errors pass through. */
-export function gatherConfigErrors(checks: ReadonlyArray<() => void>): void {
+export function gatherConfigErrors(checks: ReadonlyArray<() => void>) {
   const errors: ConfigError[] = [];
   const warnings: ConfigWarning[] = [];
   for (const check of checks) {

@@ -13,7 +13,7 @@ interface Ownership {
 const S_ISVTX = 0o1000;
 
 /** Why a settings file may not be trusted, with the fix; undefined when it may. */
-export function settingsFileProblem(path: string, file: Ownership, dir: Ownership & { path: string }, euid: number): string | undefined {
+export function settingsFileProblem(path: string, file: Ownership, dir: Ownership & { path: string }, euid: number) {
   if (file.mode & 0o002) {
     return `${path} is writable by every user on the host (mode ${octal(file.mode)}), and it names commands the agent runs and where the API key goes: refused. Fix: chmod o-w ${path}`;
   }
@@ -30,7 +30,7 @@ export function settingsFileProblem(path: string, file: Ownership, dir: Ownershi
 }
 
 /** Why a key file gives the key away, with the fix; undefined when only root, the agent's user and its group (or root's) may read it. */
-export function keyFileExposure(path: string, file: Ownership, egid: number): string | undefined {
+export function keyFileExposure(path: string, file: Ownership, egid: number) {
   const byOthers = (file.mode & 0o004) !== 0;
   const byStrangerGroup = (file.mode & 0o040) !== 0 && file.gid !== 0 && file.gid !== egid;
   if (!byOthers && !byStrangerGroup) return undefined;
@@ -38,10 +38,10 @@ export function keyFileExposure(path: string, file: Ownership, egid: number): st
   return `the API key file ${path} is readable by ${who} (mode ${octal(file.mode)}): the key is theirs too. Fix: chmod 600 ${path} (or 640 with the group the agent runs as)`;
 }
 
-function trustedOwner(uid: number, euid: number): boolean {
+function trustedOwner(uid: number, euid: number) {
   return uid === 0 || uid === euid;
 }
 
-function octal(mode: number): string {
+function octal(mode: number) {
   return (mode & 0o7777).toString(8).padStart(4, '0');
 }

@@ -6,7 +6,7 @@
 const EXAMPLE = 'e.g. R58M12AB,00008030-001A2B3C4D5E6F7A';
 
 /** What is wrong with the list, or undefined when every entry can be a udid. */
-export function checkHiddenDevices(value: string[]): string | undefined {
+export function checkHiddenDevices(value: string[]) {
   for (const entry of value) {
     const separator = /[\s;]/.exec(entry);
     if (separator) {

@@ -17,7 +17,7 @@ export function parseHubPort(entry: string): { id: string; place: HubPort } | { 
   return { id: m[1]!, place: { hub: m[2]!, port } };
 }
 
-export function checkHubPorts(value: string[]): string | undefined {
+export function checkHubPorts(value: string[]) {
   const problems = value.map(parseHubPort).flatMap((p) => ('problem' in p ? [p.problem] : []));
   if (problems.length) return problems.join('; ');
   const ids = value.map((v) => v.slice(0, v.indexOf('=')));
@@ -36,14 +36,14 @@ export function hubPortsOf(entries: readonly string[]): ReadonlyMap<string, HubP
 }
 
 /** The port behind a device: its udid's entry, else its serial's. */
-export function hubPortOf(ports: ReadonlyMap<string, HubPort>, udid: string, serial: string): HubPort | undefined {
+export function hubPortOf(ports: ReadonlyMap<string, HubPort>, udid: string, serial: string) {
   return ports.get(udid) ?? ports.get(serial);
 }
 
 // What a lab calls its hubs: `HUB=NAME` (HUB as uhubctl and the kernel name it, `1-1.4`), shown by `list` and the status page.
 const NAMED = /^(\d+-\d+(?:\.\d+)*|usb\d+)=(.{1,80})$/;
 
-export function checkHubNames(value: string[]): string | undefined {
+export function checkHubNames(value: string[]) {
   const bad = value.filter((v) => !NAMED.test(v) || v.slice(v.indexOf('=') + 1).trim() === '');
   return bad.length
     ? `must be HUB=NAME entries (e.g. "1-1.4=rack B shelf 2, left hub", a name of 80 characters at most), got ${bad.map((b) => JSON.stringify(b)).join(', ')}`

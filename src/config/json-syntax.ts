@@ -140,14 +140,14 @@ export function jsonSyntaxError(text: string): JsonSyntaxError {
   }
 }
 
-function position(text: string, offset: number): { line: number; column: number } {
+function position(text: string, offset: number) {
   const before = text.slice(0, offset);
   const lineStart = before.lastIndexOf('\n') + 1;
   return { line: before.split('\n').length, column: offset - lineStart + 1 };
 }
 
 /** A character named without being shown, unless it is JSON's own punctuation. */
-function what(c: string): string {
+function what(c: string) {
   if ('{}[]:,"'.includes(c)) return `'${c}'`;
   if (c === "'") return 'a single quote';
   if (/\p{L}/u.test(c)) return 'a letter';

@@ -114,7 +114,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
 const CREDENTIALS: Readonly<Record<string, string>> = { httpsProxy: 'https-proxy', httpProxy: 'http-proxy' };
 
 /** The credential's text, or undefined when the unit hands over none of that name. */
-function readCredential(path: string, name: string): string | undefined {
+function readCredential(path: string, name: string) {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
@@ -134,16 +134,16 @@ export function loadDefaults(path = defaultsPath): ReadonlyMap<string, unknown> 
 }
 
 /** The settings alone; throws as loadConfig does. */
-export function loadSettings(options: LoadOptions = {}): Settings {
+export function loadSettings(options: LoadOptions = {}) {
   return loadConfig(options).settings;
 }
 
 /** The defaults the schema's fields carry (each feature's, in its fragment). */
-function seedDefaults(flat: Map<string, unknown>): void {
+function seedDefaults(flat: Map<string, unknown>) {
   for (const [key, field] of Object.entries(schema) as [string, Field][]) if (field.default !== undefined) flat.set(key, structuredClone(field.default));
 }
 
-function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[], moved: ConfigWarning[]): void {
+function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[], moved: ConfigWarning[]) {
   let bytes: Buffer;
   try {
     // A named pipe would block the start, and a device or a huge file is no settings file: refused before reading.
@@ -180,29 +180,18 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
 }
 
 /** A settings file another user may write or replace is refused (config/file-modes.ts). */
-function refuseUntrusted(path: string, stat: Stats, label: string): void {
+function refuseUntrusted(path: string, stat: Stats, label: string) {
   const euid = process.geteuid?.();
   if (euid === undefined) return;
   const dir = dirname(realpathSync(path));
-  const problem = settingsFileProblem(path, stat, { path: dir, ...pick(statSync(dir)) }, euid);
+  const problem = settingsFileProblem(path, stat, Object.assign(statSync(dir), { path: dir }), euid);
   if (problem) throw new ConfigError(label, problem);
-}
-
-function pick(stat: Stats): { mode: number; uid: number; gid: number } {
-  return { mode: stat.mode, uid: stat.uid, gid: stat.gid };
 }
 
 // Group names ("health") and keys, the names a file may use.
 const fileNames = [...new Set(Object.keys(schema).flatMap((key) => key.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))];
 
-function flatten(
-  obj: Record<string, unknown>,
-  prefix: string,
-  flat: Map<string, unknown>,
-  path: string,
-  errors: ConfigError[],
-  moved: Map<string, unknown>,
-): void {
+function flatten(obj: Record<string, unknown>, prefix: string, flat: Map<string, unknown>, path: string, errors: ConfigError[], moved: Map<string, unknown>) {
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix + k;
     if (Object.hasOwn(schema, key)) flat.set(key, v);
@@ -241,7 +230,7 @@ function fromEnv(name: string, raw: string, field: Field): unknown {
  * The file's text: a UTF-8 byte order mark is dropped (RFC 8259 allows it); UTF-16 and non-UTF-8 bytes are refused by
  * name, rather than read as an invisible token or a U+FFFD that fails as a 401 much later.
  */
-function configText(bytes: Buffer, path: string, label: string): string {
+function configText(bytes: Buffer, path: string, label: string) {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     throw new ConfigError(label, `${path} is UTF-16 text (as Windows PowerShell's > writes it); save it as UTF-8`);
   }
@@ -255,7 +244,7 @@ function configText(bytes: Buffer, path: string, label: string): string {
 }
 
 /** A control character in a text setting: none is meant, and a carriage return is a file with Windows line ends. */
-function controlProblem(value: string): string | undefined {
+function controlProblem(value: string) {
   const m = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.exec(value);
   if (!m) return undefined;
   const code = m[0].charCodeAt(0);
@@ -266,7 +255,7 @@ function controlProblem(value: string): string | undefined {
   return `holds ${what} at position ${m.index + 1}; remove it`;
 }
 
-function validate(key: string, field: Field, value: unknown): void {
+function validate(key: string, field: Field, value: unknown) {
   const credential = Object.hasOwn(CREDENTIALS, key) ? `the ${CREDENTIALS[key]} credential, ` : '';
   const conventional = field.envDefault ? `, else ${credential}${field.envDefault.join(' or ')}` : '';
   const name = `${key} (${envName(key)}${conventional})`;

@@ -5,7 +5,7 @@
 export const MAX_NODE_ID_CHARS = 200;
 
 /** What is wrong with an id, or undefined when it is a fine one. */
-export function nodeIdProblem(id: string): string | undefined {
+export function nodeIdProblem(id: string) {
   if (id.length === 0) return 'is empty';
   if (id.length > MAX_NODE_ID_CHARS) return `is ${id.length} characters long (at most ${MAX_NODE_ID_CHARS})`;
   const control = /[\u0000-\u001f\u007f-\u009f]/.exec(id);

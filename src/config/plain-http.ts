@@ -2,7 +2,7 @@
 // it. Refused unless allowPlainHttp says the path is trusted; loopback is not the network (and never proxied).
 
 /** Whether a request to the base URL would carry the key in clear over the network. */
-export function sentInClear(baseUrl: string): boolean {
+export function sentInClear(baseUrl: string) {
   try {
     const url = new URL(baseUrl);
     return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
@@ -12,6 +12,6 @@ export function sentInClear(baseUrl: string): boolean {
 }
 
 /** A URL host name (as `URL.hostname` gives it) that is this host's loopback. */
-export function isLoopbackHost(hostname: string): boolean {
+export function isLoopbackHost(hostname: string) {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }

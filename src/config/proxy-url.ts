@@ -59,7 +59,7 @@ export function parseProxyUrl(value: string | undefined): ProxyEndpoint | undefi
 }
 
 // URL drops a port equal to the scheme's default (":80"), which is not the proxy default.
-function writtenPort(text: string): number | undefined {
+function writtenPort(text: string) {
   const authority = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split('/')[0]!;
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
   const match = /:(\d+)$/.exec(hostPort);

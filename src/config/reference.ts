@@ -38,7 +38,7 @@ export function settingRows(defaults: ReadonlyMap<string, unknown>): SettingRow[
 }
 
 /** The default of one setting, else what unset means. */
-export function defaultText(field: Field, value: unknown): string {
+export function defaultText(field: Field, value: unknown) {
   const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
   if (empty) return field.unset ?? (Array.isArray(value) ? 'none (empty list)' : 'none');
   if (Array.isArray(value)) return value.map((v) => `\`${String(v)}\``).join(', ');
@@ -46,7 +46,7 @@ export function defaultText(field: Field, value: unknown): string {
   return `\`${scalar ? String(value) : JSON.stringify(value)}\``;
 }
 
-export function allowedText(field: Field): string {
+export function allowedText(field: Field) {
   if (field.oneOf) return field.oneOf.map((v) => `\`${v}\``).join(', ');
   if (field.type === 'integer') {
     if (field.min !== undefined && field.max !== undefined) return `${field.min} to ${field.max}`;
@@ -59,12 +59,12 @@ export function allowedText(field: Field): string {
 }
 
 /** Markdown without its backticks, for a terminal. */
-export function plain(text: string): string {
+export function plain(text: string) {
   return text.replace(/`/g, '');
 }
 
 /** `platforms`: the platforms' own variables and sections (src/agent/platforms.ts), listed before the others. */
-export function configurationReference(defaults: ReadonlyMap<string, unknown>, platforms: PlatformVariables): string {
+export function configurationReference(defaults: ReadonlyMap<string, unknown>, platforms: PlatformVariables) {
   const rows = settingRows(defaults);
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const renamed = rows.filter((r) => r.formerVariable);

@@ -28,7 +28,7 @@ export type { Field, FieldType } from './field.js';
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
-function checkUrl(value: string): string | undefined {
+function checkUrl(value: string) {
   if (value === '') return undefined;
   try {
     const url = new URL(value);
@@ -39,28 +39,28 @@ function checkUrl(value: string): string | undefined {
   }
 }
 
-function checkCron(value: string): string | undefined {
+function checkCron(value: string) {
   const parsed = parseCron(value);
   return typeof parsed === 'string' ? `${parsed}: ${JSON.stringify(value)}` : undefined;
 }
 
-function checkListen(value: string): string | undefined {
+function checkListen(value: string) {
   if (value === 'off') return undefined;
   const match = /^(.+):(\d{1,5})$/.exec(value);
   if (!match || Number(match[2]) > 65535) return `must be HOST:PORT or off, got ${JSON.stringify(value)}`;
   return undefined;
 }
 
-function checkAdbSocket(value: string): string | undefined {
+function checkAdbSocket(value: string) {
   return /^tcp:[^:]+:\d{1,5}$/.test(value) ? undefined : `must be tcp:HOST:PORT, got ${JSON.stringify(value)}`;
 }
 
-function checkNetworkDevices(value: string[]): string | undefined {
+function checkNetworkDevices(value: string[]) {
   const bad = value.filter((a) => !/^[^\s:]+:\d{1,5}$/.test(a) || Number(a.slice(a.lastIndexOf(':') + 1)) > 65535);
   return bad.length ? `must be HOST:PORT entries, got ${bad.map((b) => JSON.stringify(b)).join(', ')}` : undefined;
 }
 
-function checkUsbmuxdAddress(value: string): string | undefined {
+function checkUsbmuxdAddress(value: string) {
   try {
     parseUsbmuxdAddress(value);
     return undefined;
@@ -70,7 +70,7 @@ function checkUsbmuxdAddress(value: string): string | undefined {
 }
 
 // A proxy URL may hold a password: the problem never repeats the value.
-function checkProxyUrl(value: string): string | undefined {
+function checkProxyUrl(value: string) {
   const parsed = parseProxyUrl(value);
   return isProblem(parsed) ? parsed.problem : undefined;
 }
@@ -299,7 +299,7 @@ export type Settings = Expand<Nested<typeof schema>>;
  * A setting's variable: DEVICE_AGENT_ + the key in UPPER_SNAKE case, nested keys joined with _. A word starts at a
  * capital followed by a small letter, so a unit stays one word (storageMinFreeMiB -> ..._STORAGE_MIN_FREE_MIB).
  */
-export function envName(key: string): string {
+export function envName(key: string) {
   return (
     'DEVICE_AGENT_' +
     key
@@ -319,7 +319,7 @@ export const MOVED_SETTINGS: Readonly<Record<string, keyof typeof schema>> = Obj
 );
 
 /** The variable read before envName kept units whole (..._MI_B): still accepted with a warning; undefined where unchanged. */
-export function formerEnvName(key: string): string | undefined {
+export function formerEnvName(key: string) {
   const former =
     'DEVICE_AGENT_' +
     key

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 export const SERVICE_STATE_DIR = '/var/lib/device-agent';
 
 /** The service's state directory when this run uses another without a configured node id (with DynamicUser= it is a link: only it is looked at). */
-export function otherServiceStateDir(current: string, nodeIdConfigured: boolean, serviceDir = SERVICE_STATE_DIR): string | undefined {
+export function otherServiceStateDir(current: string, nodeIdConfigured: boolean, serviceDir = SERVICE_STATE_DIR) {
   if (nodeIdConfigured) return undefined;
   try {
     lstatSync(serviceDir);
@@ -24,7 +24,7 @@ export const SERVICE_STATE_ADVICE =
 /** Who may read the state directory and leave a release in it, for a command refused it. */
 export const STATE_ACCESS_ADVICE = "run it as root, or as a user of the agent's group (the package's: usermod -aG device-agent USER, then log in again)";
 
-function sameDir(a: string, b: string): boolean {
+function sameDir(a: string, b: string) {
   if (resolve(a) === resolve(b)) return true;
   try {
     return realpathSync(a) === realpathSync(b);

@@ -42,7 +42,7 @@ export class StateFile<T> {
   ) {}
 
   /** What the file holds; undefined when there is none, or one the agent cannot use (said once). */
-  load(): T | undefined {
+  load() {
     const { file, kind } = this;
     let text: string | undefined;
     try {
@@ -63,17 +63,17 @@ export class StateFile<T> {
     return value;
   }
 
-  private warn(line: string): void {
+  private warn(line: string) {
     limited(this.logger).warn('state-dir-problem', { file: this.file }, line);
   }
 
   /** The value changed since it was saved: the periodic save (every) writes it. */
-  changed(): void {
+  changed() {
     this.dirty = true;
   }
 
   /** Writes the value (to `name` in the folder this file is, for a file of files); false when it could not, said once. */
-  save(value: T, name?: string): boolean {
+  save(value: T, name?: string) {
     const { file, kind } = this;
     const key = kind.key?.(value);
     if (key !== undefined && key === this.savedKey) return true;

@@ -2,7 +2,7 @@
 // distance with transpositions, or as a prefix. Pure.
 
 /** The closest candidate, or undefined when none is close enough to be a likely typo. */
-export function closest(name: string, candidates: Iterable<string>, strip = ''): string | undefined {
+export function closest(name: string, candidates: Iterable<string>, strip = '') {
   const typed = fold(name, strip);
   if (!typed) return undefined;
   // A typo changes a few characters, however long the name: a third of it at most.
@@ -27,16 +27,16 @@ export function closest(name: string, candidates: Iterable<string>, strip = ''):
 }
 
 /** Lower case without dashes and underscores, and without the given prefix. */
-function fold(name: string, strip: string): string {
+function fold(name: string, strip: string) {
   const bare = strip && name.toUpperCase().startsWith(strip.toUpperCase()) ? name.slice(strip.length) : name;
   return bare.toLowerCase().replace(/[-_]/g, '');
 }
 
 /** Edit distance (insert, delete, substitute, swap two neighbours), the optimal string alignment kind. */
-export function distance(a: string, b: string): number {
+export function distance(a: string, b: string) {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -49,6 +49,6 @@ export function distance(a: string, b: string): number {
 }
 
 /** "; did you mean X?" or nothing. */
-export function didYouMean(suggestion: string | undefined): string {
+export function didYouMean(suggestion: string | undefined) {
   return suggestion ? `; did you mean ${suggestion}?` : '';
 }

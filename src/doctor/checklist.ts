@@ -23,7 +23,7 @@ export function atPhoneLevel(items: readonly CheckItem[], level: PhoneLevel): Ch
 }
 
 const RANK: Record<CheckStatus, number> = { fail: 0, warn: 1, unread: 2, ok: 3 };
-const once = (texts: unknown[]): string[] => [...new Set(texts.filter((t): t is string => typeof t === 'string' && t !== ''))];
+const once = (texts: unknown[]) => [...new Set(texts.filter((t): t is string => typeof t === 'string' && t !== ''))];
 
 /**
  * One verdict per check (its id and phone), what is wrong first: failures, warnings, what went unread, then what is
@@ -42,7 +42,7 @@ export function verdicts(items: readonly CheckItem[]): CheckItem[] {
 }
 
 /** "device R58M: wear unread: why", "wear, readiness unread on 3 phones (A, B, C): why": each check named by its id's last word. */
-function unreadText(checks: readonly CheckItem[]): string {
+function unreadText(checks: readonly CheckItem[]) {
   const parts = once(checks.map((c) => c.id.slice(c.id.lastIndexOf('.') + 1))).join(', ');
   const phones = [...new Set(checks.map((c) => c.phone))];
   const why = checks[0]!.finding;
@@ -60,7 +60,7 @@ const ADVICE_INDENT = '       -> ';
  * what is fine named on one line, the phones whose own line passed counted (their other lines say what is not); the
  * counts. Every line is secret-masked: the findings quote errors and settings, and stdout is not the logger.
  */
-export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noPaint): string {
+export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noPaint) {
   const label = (status: CheckStatus) => (PAINT[status] ? paint[PAINT[status]](LABELS[status]) : LABELS[status]);
   const lines: string[] = [];
   const wrong = checks.filter((c) => c.status === 'fail' || c.status === 'warn');
@@ -95,7 +95,7 @@ export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noP
  * where it is not ok, as printed), whether it is the configuration's, the counts and the exit code the doctor returns.
  * Masked as the text is; JSON escapes what a terminal would run.
  */
-export function checklistJson(checks: readonly CheckItem[], phones?: readonly object[]): string {
+export function checklistJson(checks: readonly CheckItem[], phones?: readonly object[]) {
   const mask = (text: string | undefined) => text && maskString(text);
   const list = checks.map((c) => ({
     id: c.id,
@@ -123,6 +123,6 @@ export function exitCodeOf(items: readonly CheckItem[]): number {
 
 // A multi-line error message must not break the one-line-per-item layout, and a control character from a device or the
 // cloud must not reach the terminal as a command, nor a bidi override reorder the line (each is shown as U+FFFD).
-function oneLine(text: string): string {
+function oneLine(text: string) {
   return terminalText(text.replace(/\s+/g, ' ').trim());
 }

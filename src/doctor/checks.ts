@@ -149,7 +149,7 @@ async function deviceFacts(
   const { battery, readiness, wear } = reads;
   const facts: PhoneFacts = { serial: device.serial, state: device.state };
   // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
-  const judgeHidden = (udid: string): void => {
+  const judgeHidden = (udid: string) => {
     facts.udid = udid;
     if (hidden.has(udid)) facts.hidden = 'udid';
     else if (hidden.has(device.serial)) facts.hidden = 'serial';
@@ -239,7 +239,7 @@ export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeI
 }
 
 /** Why the agent could not create a file in dir (making dir first if needed), or undefined when it could. */
-export function unwritable(dir: string): string | undefined {
+export function unwritable(dir: string) {
   let at = dir;
   for (;;) {
     let isDir: boolean;
@@ -267,7 +267,7 @@ export function unwritable(dir: string): string | undefined {
 
 // adbkit has no timeouts of its own: an address that accepts connections but never answers (another service, a hung
 // server) would hang the doctor.
-async function answerWithin<T>(promise: Promise<T>, what: string, timeoutMs: number): Promise<T> {
+async function answerWithin<T>(promise: Promise<T>, what: string, timeoutMs: number) {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new NoAnswerError(what, timeoutMs)), timeoutMs);

@@ -152,7 +152,7 @@ export function nodeIdItem(facts: NodeIdFacts, where: Where = whereOn()): CheckI
 // ---- adb -------------------------------------------------------------------
 
 /** adb's internal version (host:version) as the adb tool prints it: 41 -> 1.0.41. */
-export function adbVersionName(internal: number): string {
+export function adbVersionName(internal: number) {
   return `1.0.${internal}`;
 }
 
@@ -280,7 +280,7 @@ function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdv
 }
 
 /** The answer of `getprop ro.product.model`: its first line, or undefined when empty. */
-export function parseModel(output: string): string | undefined {
+export function parseModel(output: string) {
   const line = output.split('\n')[0]?.trim();
   return line ? line : undefined;
 }
@@ -300,7 +300,7 @@ export function cloudFailed(target: CloudTarget, error: unknown, where: Where = 
   return { id: 'cloud', status: 'fail', ...cloudProblem(target, error, where) };
 }
 
-function cloudProblem(target: CloudTarget, error: unknown, where: Where): { finding: string; advice: string } {
+function cloudProblem(target: CloudTarget, error: unknown, where: Where) {
   const url = safeUrl(target.baseUrl);
   const baseUrl = `DEVICE_AGENT_BASE_URL${where.inFile}`;
   if (error instanceof CloudAuthError) {
@@ -369,7 +369,7 @@ function clockResult(skewMs: number | undefined): CheckResult {
 // ---- helpers ---------------------------------------------------------------
 
 /** 1 s, 45 s, 10 min, 3 h, 2 days: rounded, for people. */
-export function formatDuration(ms: number): string {
+export function formatDuration(ms: number) {
   const seconds = Math.round(Math.abs(ms) / 1000);
   if (seconds < 120) return `${seconds} s`;
   const minutes = Math.round(seconds / 60);
@@ -380,7 +380,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** The base URL without user info, query or fragment: enough to recognise, nothing secret. */
-export function safeUrl(baseUrl: string): string {
+export function safeUrl(baseUrl: string) {
   try {
     const url = new URL(baseUrl);
     return `${url.protocol}//${url.host}${url.pathname}`;
@@ -389,6 +389,6 @@ export function safeUrl(baseUrl: string): string {
   }
 }
 
-function errorText(error: unknown): string {
+function errorText(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }

@@ -10,10 +10,10 @@ import type { CloudNetwork } from '../cloud/network.js';
 import type { ProxyContext } from '../cloud/proxy/explain.js';
 import { routeFor } from '../cloud/proxy/route.js';
 import { openTunnel, ProxyTunnelError } from '../cloud/proxy/tunnel.js';
-import { named, type CheckItem } from './checklist.js';
+import { named } from './checklist.js';
 import { routeItems, trustItem, tunnelItems, type TunnelObservation } from './proxy-findings.js';
 
-export async function checkNetwork(baseUrl: string, network: CloudNetwork, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CheckItem[]> {
+export async function checkNetwork(baseUrl: string, network: CloudNetwork, env: NodeJS.ProcessEnv, timeoutMs: number) {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -84,7 +84,7 @@ function handshake(tls: TLSSocket, timeoutMs: number): Promise<void> {
   });
 }
 
-function distinguishedName(name: { [key: string]: string | string[] | undefined } | undefined): string {
+function distinguishedName(name: { [key: string]: string | string[] | undefined } | undefined) {
   if (!name) return 'unknown';
   const parts = Object.entries(name).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${Array.isArray(v) ? v.join('+') : v}`]));
   return parts.length ? parts.join(', ') : 'unknown';

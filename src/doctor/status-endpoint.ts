@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { http, https } from '../util/node-http.js';
 import { keptState, stillRuns, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
 import type { CheckResult } from './checklist.js';
@@ -156,7 +155,7 @@ function anotherAgent(
 }
 
 /** HOST:PORT to ask from this host: a wildcard address is asked on loopback; port 0 has no address. */
-function localAddress(listen: string): string | undefined {
+function localAddress(listen: string) {
   const m = /^(.+):(\d+)$/.exec(listen);
   if (!m || m[2] === '0') return undefined;
   const host = m[1] === '0.0.0.0' ? '127.0.0.1' : m[1] === '[::]' || m[1] === '::' ? '[::1]' : m[1]!;
@@ -167,7 +166,7 @@ function ask(url: string, timeoutMs: number): Promise<Probe> {
   return new Promise((resolve) => {
     const client = url.startsWith('https:') ? https : http;
     // The endpoint's own certificate is not what doctor checks here (a self-signed one is common): only who answers.
-    const req = client.get(url, { timeout: timeoutMs, rejectUnauthorized: false, headers: { accept: 'text/plain' } }, (res: IncomingMessage) => {
+    const req = client.get(url, { timeout: timeoutMs, rejectUnauthorized: false, headers: { accept: 'text/plain' } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
@@ -192,12 +191,12 @@ function ask(url: string, timeoutMs: number): Promise<Probe> {
   });
 }
 
-function header(v: string | string[] | undefined): string | undefined {
+function header(v: string | string[] | undefined) {
   return Array.isArray(v) ? v[0] : v;
 }
 
 /** The node id the header carries, URI-encoded; a value that does not decode is taken as it is. */
-function decoded(v: string | undefined): string | undefined {
+function decoded(v: string | undefined) {
   if (v === undefined) return undefined;
   try {
     return decodeURIComponent(v);

@@ -36,15 +36,15 @@ export class LimitedLog {
     this.timers = options.timers ?? systemClock;
   }
 
-  info(cause: string, fields: Record<string, unknown>, msg: string, subject?: string): void {
+  info(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
     this.write('info', cause, fields, msg, subject);
   }
 
-  warn(cause: string, fields: Record<string, unknown>, msg: string, subject?: string): void {
+  warn(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
     this.write('warn', cause, fields, msg, subject);
   }
 
-  error(cause: string, fields: Record<string, unknown>, msg: string, subject?: string): void {
+  error(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
     this.write('error', cause, fields, msg, subject);
   }
 
@@ -52,7 +52,7 @@ export class LimitedLog {
    * Moves the limiter to another time line (a logger handed its clock after it limited a line). Its windows were
    * counted on the old one, which the new one need not share: what it held back is written now, and it starts afresh.
    */
-  runOn(clock: LimiterClock): void {
+  runOn(clock: LimiterClock) {
     this.flush();
     this.timer?.cancel();
     this.timer = undefined;
@@ -63,19 +63,19 @@ export class LimitedLog {
   }
 
   /** Writes every summary still owed (before the process ends). */
-  flush(): void {
+  flush() {
     for (const s of this.limiter.drain()) this.summarise(s);
     this.rearm();
   }
 
-  private write(level: Level, cause: string, fields: Record<string, unknown>, msg: string, subject: string | undefined): void {
+  private write(level: Level, cause: string, fields: Record<string, unknown>, msg: string, subject: string | undefined) {
     const now = this.now();
     for (const s of this.limiter.due(now)) this.summarise(s);
     if (this.limiter.admit(cause, now, { subject, text: msg, level })) this.logger[level](fields, msg);
     this.rearm();
   }
 
-  private summarise(s: Summary): void {
+  private summarise(s: Summary) {
     const seconds = Math.max(1, Math.round((this.now() - s.since) / 1000));
     const named = s.subjects.length ? `; among them ${s.subjects.join(', ')}${s.moreSubjects ? ` and ${s.moreSubjects} more` : ''}` : '';
     const level: Level = s.level === 'error' ? 'error' : s.level === 'warn' ? 'warn' : 'info';
@@ -87,7 +87,7 @@ export class LimitedLog {
   }
 
   /** One timer, at the next summary due; unref'd, so it never keeps a one-shot command alive. */
-  private rearm(): void {
+  private rearm() {
     const at = this.limiter.nextDueAt();
     if (at === this.timerAt) return;
     this.timer?.cancel();
@@ -122,7 +122,7 @@ type Carrying = Logger & { [CLOCK]?: LimiterClock };
  * the time line everything else decides on (a virtual one in tests and simulations). A logger that carries none runs on
  * the system's.
  */
-export function carryClock(logger: Logger, clock: LimiterClock): void {
+export function carryClock(logger: Logger, clock: LimiterClock) {
   // A limiter made before runs on what the logger carried then, the system's if nothing: the same clock moves nothing.
   const before = (logger as Carrying)[CLOCK] ?? systemClock;
   Object.defineProperty(logger, CLOCK, { value: clock, configurable: true, writable: true });
@@ -130,7 +130,7 @@ export function carryClock(logger: Logger, clock: LimiterClock): void {
 }
 
 /** The rate-limited face of a logger: use it for every line that can repeat. */
-export function limited(logger: Logger): LimitedLog {
+export function limited(logger: Logger) {
   let log = perLogger.get(logger);
   if (!log) {
     const clock = (logger as Carrying)[CLOCK];

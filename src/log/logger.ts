@@ -76,8 +76,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 /** pino's logMethod hook that holds the calls `hold` takes: their first argument is the line's fields when it is an object. */
 function holding(hold: NonNullable<LoggerOptions['hold']>) {
-  return function (this: Logger, args: Parameters<Logger['info']>, method: Logger['info'], level: number): void {
-    const first: unknown = args[0];
+  return function (this: Logger, args: Parameters<Logger['info']>, method: Logger['info'], level: number) {
+    const first = args[0];
     const fields = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
     if (hold(fields, level, () => method.apply(this, args))) return;
     method.apply(this, args);
@@ -93,7 +93,7 @@ function holding(hold: NonNullable<LoggerOptions['hold']>) {
  * backslashes are matched as pairs, so text that merely looks like an escape stays. JSON lines need nothing: a log
  * collector reads them as data.
  */
-export function printable(jsonLine: string): string {
+export function printable(jsonLine: string) {
   return jsonLine.replace(/\\(?:\\|u([0-9a-fA-F]{4})|[bfr])|[\u0080-\u009f\p{Cf}]/gu, (m, code?: string) => {
     if (m === '\\\\') return m;
     if (code === undefined || UNPRINTABLE.test(String.fromCharCode(Number.parseInt(code, 16)))) return '\\ufffd';
@@ -105,7 +105,7 @@ export function printable(jsonLine: string): string {
 const UNPRINTABLE = /^[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}]$/u;
 
 /** A line in pino's own shape, written by the gate itself: the logger is in the middle of a write. */
-function droppedLine(dropped: number): string {
+function droppedLine(dropped: number) {
   const msg = `${dropped} log line${dropped === 1 ? ' was' : 's were'} dropped: the log output was not read fast enough; nothing else was affected`;
   return `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, dropped, msg })}\n`;
 }
@@ -113,7 +113,7 @@ function droppedLine(dropped: number): string {
 // pino-pretty is loaded lazily: JSON output (services, containers) never needs it. It is a production dependency,
 // shipped in the package and the image (`--log-format pretty` there, issue 61; test/packaging/production-deps.test.ts):
 // an install that lacks it anyway gets plain JSON lines rather than a crash.
-export function prettyStream(target: Sink, moduleName = 'pino-pretty', env: NodeJS.ProcessEnv = process.env): Sink {
+export function prettyStream(target: Sink, moduleName = 'pino-pretty', env: NodeJS.ProcessEnv = process.env) {
   const require = createRequire(import.meta.url);
   let build: (opts: Record<string, unknown>) => Sink;
   try {

@@ -23,7 +23,7 @@ export class OutputGate {
   ) {}
 
   /** Whether a line may be written now; one that may not is counted as dropped. */
-  open(): boolean {
+  open() {
     const { output } = this;
     if (output.destroyed || output.writableEnded || (output.writableLength ?? 0) > this.maxBufferedBytes) {
       this.dropped++;
@@ -33,7 +33,7 @@ export class OutputGate {
   }
 
   /** Lines dropped since the last call. */
-  takeDropped(): number {
+  takeDropped() {
     const n = this.dropped;
     this.dropped = 0;
     return n;

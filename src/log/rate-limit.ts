@@ -53,7 +53,7 @@ export class LineRateLimiter {
    * Whether a line of this cause may be written now. A line held back is counted for the cause's next summary, with its
    * subject and text.
    */
-  admit(cause: string, now: number, line: { subject?: string; text?: string; level?: string } = {}): boolean {
+  admit(cause: string, now: number, line: { subject?: string; text?: string; level?: string } = {}) {
     const { burst, windowMs, maxSubjects } = this.options;
     let state = this.causes.get(cause);
     if (!state) {
@@ -102,7 +102,7 @@ export class LineRateLimiter {
   }
 
   /** When the next summary is due; undefined when none is owed. */
-  nextDueAt(): number | undefined {
+  nextDueAt() {
     let next: number | undefined;
     for (const state of this.causes.values()) {
       if (state.suppressed === 0) continue;
@@ -113,7 +113,7 @@ export class LineRateLimiter {
   }
 
   /** Causes held in memory (for tests of the bound). */
-  get size(): number {
+  get size() {
     return this.causes.size;
   }
 
@@ -141,6 +141,6 @@ export class LineRateLimiter {
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
 
-function severity(level: string): number {
+function severity(level: string) {
   return LEVELS.indexOf(level);
 }

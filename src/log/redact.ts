@@ -17,7 +17,7 @@ export const MASK = '***';
  * written as JSON, and a URL carries a secret percent-encoded, so a key holding `"`, `\`, a control character or a
  * reserved character is registered in those forms too.
  */
-export function addSecret(value: string | undefined): void {
+export function addSecret(value: string | undefined) {
   if (value && value.length >= 4) {
     secrets.add(value);
     secrets.add(Buffer.from(value).toString('base64'));
@@ -27,7 +27,7 @@ export function addSecret(value: string | undefined): void {
   }
 }
 
-export function clearSecrets(): void {
+export function clearSecrets() {
   secrets.clear();
   longestFirst = [];
 }
@@ -37,7 +37,7 @@ const authPattern = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]+/g;
 // (http://USER:PASSWORD@HOST:PORT) stays readable.
 const urlPasswordPattern = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):([^\s/@]*)@/gi;
 
-export function maskString(text: string): string {
+export function maskString(text: string) {
   let out = text
     .replace(authPattern, `$1 ${MASK}`)
     .replace(urlPasswordPattern, (all, head: string, password: string) => (password === 'PASSWORD' ? all : `${head}:${MASK}@`));

@@ -21,7 +21,7 @@ const ADVICE: Readonly<Record<string, string>> = {
   EROFS: 'remount it read-write, or set DEVICE_AGENT_STATE_DIR to a writable directory',
 };
 
-const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
+const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
 
 /** What a failed write of a state file met, in words that do not change between attempts. */
 export function stateWriteProblem(err: unknown): string {
@@ -38,7 +38,7 @@ export class StateDirTrouble {
    * Says that a state file could not be written: `line` is the writer's own (what it cannot keep and what that costs),
    * and is not said again while it stays `lastSaid`. Returns the line, for the writer to keep.
    */
-  writeFailed(logger: Logger, file: string, err: unknown, line: string, lastSaid: string | undefined): string {
+  writeFailed(logger: Logger, file: string, err: unknown, line: string, lastSaid: string | undefined) {
     if (line === lastSaid) return line;
     const code = codeOf(err);
     if (code === undefined || !WORDS[code]) {
@@ -61,7 +61,7 @@ export class StateDirTrouble {
   }
 
   /** A write to the file's directory went through: a trouble met again later is said again. */
-  works(file: string): void {
+  works(file: string) {
     const prefix = `${dirname(file)}\n`;
     for (const key of this.said) if (key.startsWith(prefix)) this.said.delete(key);
   }

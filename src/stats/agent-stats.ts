@@ -37,13 +37,13 @@ export class AgentStats {
   /** Each feature's own counters, by the key it declares (counter.ts); its metrics() hook serves them. */
   private readonly counters = new Map<CounterKey, Counter>();
   /** The one counter of this key: the action that counts and the feature that serves it share it. */
-  counter(key: CounterKey): Counter {
+  counter(key: CounterKey) {
     let counter = this.counters.get(key);
     if (!counter) this.counters.set(key, (counter = new Counter(key)));
     return counter;
   }
 
-  noteSourceRun(source: string, run: SourceRun): void {
+  noteSourceRun(source: string, run: SourceRun) {
     this.sourceRuns.set(source, run);
   }
 }

@@ -25,12 +25,12 @@ export class Counter {
   }
 
   /** One more, for these label values (one per label of the key, in its order). */
-  add(...values: string[]): void {
+  add(...values: string[]) {
     this.plus(1, ...values);
   }
 
   /** `amount` more (seconds, not a count), for these label values. */
-  plus(amount: number, ...values: string[]): void {
+  plus(amount: number, ...values: string[]) {
     const id = values.join('\u0000');
     const entry = this.counts.get(id);
     if (entry) entry.value += amount;
@@ -38,7 +38,7 @@ export class Counter {
   }
 
   /** The count for these label values; 0 when never counted. */
-  get(...values: string[]): number {
+  get(...values: string[]) {
     return this.counts.get(values.join('\u0000'))?.value ?? 0;
   }
 

@@ -28,7 +28,7 @@ export function hostAllower(input: HostsInput): (host: string | undefined) => bo
 }
 
 /** The name of a Host header without its port, lower case; undefined when it is not one. */
-export function hostOf(header: string): string | undefined {
+export function hostOf(header: string) {
   const text = header.trim();
   const v6 = /^\[([0-9a-fA-F:.]+(?:%[\w.-]+)?)\](?::\d{1,5})?$/.exec(text);
   if (v6) return v6[1]!.toLowerCase();
@@ -37,6 +37,6 @@ export function hostOf(header: string): string | undefined {
 }
 
 /** Lower case, without the root's trailing dot (`localhost.` is `localhost`). */
-function normal(name: string): string {
+function normal(name: string) {
   return name.toLowerCase().replace(/\.$/, '');
 }

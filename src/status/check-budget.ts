@@ -25,7 +25,7 @@ export class CheckBudget {
   }
 
   /** Takes one check; false when none is left. */
-  take(): boolean {
+  take() {
     this.refill();
     if (this.tokens < 1) return false;
     this.tokens -= 1;
@@ -33,12 +33,12 @@ export class CheckBudget {
   }
 
   /** Whole seconds until a check is free again (for Retry-After). */
-  retryAfterSeconds(): number {
+  retryAfterSeconds() {
     this.refill();
     return Math.max(1, Math.ceil((1 - this.tokens) / this.options.perSecond));
   }
 
-  private refill(): void {
+  private refill() {
     const now = this.options.now();
     // A clock that went back (it should not, being monotonic) refills nothing.
     const elapsed = Math.max(0, now - this.last) / 1000;

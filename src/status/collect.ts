@@ -70,7 +70,7 @@ export function agentMetrics(input: MetricsInput): Metric[] {
 
 // Fixed for the life of the process, so read once rather than on every scrape.
 const revisions = new Map<string, string>();
-function revisionOf(version: string): string {
+function revisionOf(version: string) {
   let revision = revisions.get(version);
   if (revision === undefined) revisions.set(version, (revision = buildNumber(projectRoot, version)));
   return revision;

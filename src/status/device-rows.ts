@@ -38,7 +38,7 @@ export interface RowOptions {
 }
 
 /** One device as people and dashboards see it: what `list` prints and the per-device metrics expose. */
-export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, options: RowOptions = {}): DeviceRow[] {
+export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, options: RowOptions = {}) {
   const { ports = new Map<string, HubPort>(), names = [], mapping, features = [], facts, hubNames } = options;
   const claims = mapping ? records.list(mapping.platform).map((r) => claimOf(r)) : [];
   const fields = fieldsOf(features);

@@ -66,7 +66,7 @@ export function keptState(dir: string): StatusEndpointState | undefined {
  * again: after a reboot the kept one is often another service's). Where
  * /proc cannot say, the live pid is taken for it, as before.
  */
-export function stillRuns(kept: StatusEndpointState): boolean {
+export function stillRuns(kept: StatusEndpointState) {
   if (!pidAlive(kept.pid)) return false;
   if (kept.started === undefined) return true;
   const now = processIdentity(kept.pid);

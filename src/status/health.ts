@@ -24,9 +24,9 @@ export interface Health {
 
 /** Healthy: a report reflecting every source's listing went through, the last one recently, and no source says it is down. Pure. */
 export function evaluateHealth(input: HealthInput): Health {
-  const reasons: string[] = [...input.sourceProblems];
+  const reasons = [...input.sourceProblems];
   // A source's problem starts with what is down; what follows a colon is an error text.
-  const brief: string[] = input.sourceProblems.map((p) => p.split(':')[0]!.slice(0, 80));
+  const brief = input.sourceProblems.map((p) => p.split(':')[0]!.slice(0, 80));
   const refusal = input.refusal;
   if (refusal) {
     // Waiting cannot cure it: named from the first refusal, not as a report grown too old minutes later. It
@@ -53,7 +53,7 @@ export function evaluateHealth(input: HealthInput): Health {
 }
 
 /** /healthz's words for a refusal: what the cloud refused and what to do, without its text. */
-function refusalBrief(r: CloudRefusal): string {
+function refusalBrief(r: CloudRefusal) {
   if (r.status === 401) return 'cloud refused the credentials (HTTP 401): fix DEVICE_AGENT_USERNAME or the API key and restart the agent';
   if (r.credentials) return 'cloud refused the account (HTTP 403): check the credentials and that the account may report devices, then restart the agent';
   if (r.status === 404) return 'cloud answered 404: DEVICE_AGENT_BASE_URL is likely not its v1 root; fix it and restart the agent';

@@ -26,7 +26,7 @@ export class Exposition {
   private processSeries = false;
 
   /** From now on, the process series too (they watch the event loop and GC, which only the daemon wants). */
-  withProcessSeries(): void {
+  withProcessSeries() {
     if (this.processSeries) return;
     this.processSeries = true;
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
@@ -34,7 +34,7 @@ export class Exposition {
   }
 
   /** The text of one scrape: the process series (when asked), then these; throws when two share a name. */
-  async text(metrics: readonly Metric[]): Promise<string> {
+  async text(metrics: readonly Metric[]) {
     const seen = new Set<string>();
     for (const m of metrics) {
       if (seen.has(m.name)) throw new Error(`two metric families are named ${m.name}`);
@@ -50,7 +50,7 @@ export class Exposition {
     return tidySamples(await this.registry.metrics());
   }
 
-  private load(m: Metric): void {
+  private load(m: Metric) {
     const labelNames = [...new Set(m.samples.flatMap((s) => Object.keys(s.labels ?? {})))];
     const family = this.familyOf(m, labelNames);
     family.reset();
@@ -66,7 +66,7 @@ export class Exposition {
     if (labelNames.length === 0 && !m.samples.some((s) => Number.isFinite(s.value))) family.remove();
   }
 
-  private familyOf(m: Metric, labelNames: string[]): Gauge | Counter {
+  private familyOf(m: Metric, labelNames: string[]) {
     const labels = [...labelNames].sort().join(',');
     const known = this.families.get(m.name);
     if (known && known.type === m.type && known.labels === labels) return known.metric;
@@ -85,7 +85,7 @@ function clipped(labels: Readonly<Record<string, string>>): Record<string, strin
 }
 
 /** A value as a person reads it: 15 significant digits (0.243762873, not 0.24376287299999969); integers whole. */
-export function tidy(value: number): number {
+export function tidy(value: number) {
   return Number.isInteger(value) ? value : Number(value.toPrecision(15));
 }
 
@@ -94,11 +94,11 @@ export function tidy(value: number): number {
  * prom-client's own series add up as they go (process_cpu_seconds_total sums
  * microseconds as seconds: 0.10943599999999999, seen in CI).
  */
-function tidySamples(text: string): string {
+function tidySamples(text: string) {
   return text.replace(/^([^#\n][^\n]* )(-?\d+\.\d+(?:e[-+]?\d+)?)$/gm, (_line, head: string, value: string) => `${head}${tidy(Number(value))}`);
 }
 
 /** The text of these metrics alone, as a scrape shows them (without the process series). */
-export function formatMetrics(metrics: readonly Metric[]): Promise<string> {
+export function formatMetrics(metrics: readonly Metric[]) {
   return new Exposition().text(metrics);
 }

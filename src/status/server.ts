@@ -97,7 +97,7 @@ export class StatusServer {
   }
 
   /** The bound address, or undefined: reporting matters more, so the daemon goes on, says so once, keeps it for `doctor`, retries. */
-  async start(): Promise<string | undefined> {
+  async start() {
     this.stopped = false;
     if (this.listen === 'off') {
       this.keep({ listen: 'off', listening: false });
@@ -106,7 +106,7 @@ export class StatusServer {
     return this.tryListen();
   }
 
-  private async tryListen(): Promise<string | undefined> {
+  private async tryListen() {
     const match = /^(.+):(\d+)$/.exec(this.listen)!;
     const host = match[1]!.replace(/^\[(.*)\]$/, '$1');
     const server = this.createServer();
@@ -148,7 +148,7 @@ export class StatusServer {
     return bound;
   }
 
-  async stop(): Promise<void> {
+  async stop() {
     this.stopped = true;
     clearTimeout(this.retry);
     const server = this.server;
@@ -158,7 +158,7 @@ export class StatusServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private keep(state: Omit<StatusEndpointState, 'pid' | 'started' | 'since'>): void {
+  private keep(state: Omit<StatusEndpointState, 'pid' | 'started' | 'since'>) {
     this.kept?.save({ pid: process.pid, started: this.started, since: new Date().toISOString(), ...state });
   }
 
@@ -178,7 +178,7 @@ export class StatusServer {
   }
 
   /** The client certificate and the password the web config asks for, then the answer. */
-  private async admit(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async admit(req: IncomingMessage, res: ServerResponse) {
     // Says whose endpoint this is: doctor and a post-check tell it from another program on the port.
     res.setHeader('server', STATUS_SERVER_HEADER);
     // Before anything else, authentication included: a page that rebound a name of its own to this host learns nothing.
@@ -222,7 +222,7 @@ export class StatusServer {
   }
 
   /** A flood goes on for minutes: one line a minute at most, with how many were answered 429 since the last. */
-  private sayBusy(): void {
+  private sayBusy() {
     this.busyAnswers++;
     const now = performance.now();
     if (now - this.busySaidAt < BUSY_LINE_EVERY_MS) return;
@@ -235,7 +235,7 @@ export class StatusServer {
     this.busyAnswers = 0;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse) {
     const path = (req.url ?? '/').split('?')[0];
     // Whose agent this is, for doctor: only to whom may read /metrics, which names it too.
     if (this.options.nodeId !== undefined) res.setHeader(STATUS_NODE_HEADER, encodeURIComponent(this.options.nodeId));
@@ -268,7 +268,7 @@ export class StatusServer {
   }
 }
 
-function bindProblem(err: NodeJS.ErrnoException, listen: string): string {
+function bindProblem(err: NodeJS.ErrnoException, listen: string) {
   const port = /:(\d+)$/.exec(listen)?.[1];
   switch (err.code) {
     case 'EADDRINUSE':

@@ -12,7 +12,7 @@ import { readTlsPair } from './web-config.js';
 const CHECK_MS = 1_000;
 
 /** What tells a file's content changed without reading it. */
-function identity(path: string): string {
+function identity(path: string) {
   try {
     const s = statSync(path);
     return `${s.ino}:${s.size}:${s.mtimeMs}`;
@@ -43,12 +43,12 @@ export class TlsReloader {
   }
 
   /** Looks before each connection's handshake (the listener runs before the TLS server's own). */
-  attach(server: Server & { setSecureContext(options: SecureContextOptions): void }): void {
+  attach(server: Server & { setSecureContext(options: SecureContextOptions): void }) {
     server.prependListener('connection', () => this.check(server));
   }
 
   /** Puts a changed pair in place; returns true when it did. */
-  check(server: { setSecureContext(options: SecureContextOptions): void }): boolean {
+  check(server: { setSecureContext(options: SecureContextOptions): void }) {
     const now = this.now();
     if (now - this.lastCheck < this.checkMs && now >= this.lastCheck) return false;
     this.lastCheck = now;
@@ -77,7 +77,7 @@ export class TlsReloader {
     return true;
   }
 
-  private identities(): string {
+  private identities() {
     return `${identity(this.files.certFile)}|${identity(this.files.keyFile)}`;
   }
 }

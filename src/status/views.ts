@@ -7,13 +7,13 @@ import type { MetricSource } from '../util/metric.js';
 import { agentVersion } from '../util/package.js';
 import { agentMetrics } from './collect.js';
 import { deviceMetrics } from './device-metrics.js';
-import { deviceRows, type DeviceRow, type RowMapping, type RowOptions, type RowRecords } from './device-rows.js';
+import { deviceRows, type RowMapping, type RowOptions, type RowRecords } from './device-rows.js';
 import { evaluateHealth, type Health } from './health.js';
 import { Exposition } from './metrics.js';
 import type { StatusSource } from './server.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import { pageOf, type DeviceFeature } from '../devices/feature.js';
-import { phonePage, rackPage, type PageHost, type PhonePage, type RackPage } from './page-data.js';
+import { phonePage, rackPage, type PageHost } from './page-data.js';
 
 /** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
 export interface ReportView {
@@ -54,7 +54,7 @@ export class StatusViews implements StatusSource {
   constructor(private readonly deps: StatusViewsDeps) {}
 
   /** The daemon started (wall ms): /healthz counts the wait for a first report from it. */
-  noteStart(at: number): void {
+  noteStart(at: number) {
     this.startedAt = at;
     // The process series (prom-client's) watch the event loop and the garbage collector from the start on.
     this.exposition.withProcessSeries();
@@ -77,7 +77,7 @@ export class StatusViews implements StatusSource {
   }
 
   /** The devices of the last report as rows (list's columns, the per-device metrics); the one of this udid only, when given. */
-  rows(udid?: string): DeviceRow[] {
+  rows(udid?: string) {
     const { report, registry, hubPorts, platformNames, mapping, features, hubNames } = this.deps;
     const devices = udid === undefined ? report.lastDevices : report.lastDevices.filter((d) => d.udid === udid);
     return deviceRows(devices, registry, {
@@ -91,13 +91,13 @@ export class StatusViews implements StatusSource {
   }
 
   /** What the rack's data is made of changes with this: each report that ends (its devices, its outcome), and the minute (in-service time, health). */
-  pageVersion(): string {
+  pageVersion() {
     const { stats, clock } = this.deps;
     return `${stats.reportsSent} ${stats.reportsFailed} ${Math.floor(clock.wall() / 60_000)}`;
   }
 
   /** The status page's data (src/status/page-data.ts): the rack, or the page of the phone of this udid (undefined when no row is). */
-  page(udid?: string): RackPage | PhonePage | undefined {
+  page(udid?: string) {
     const { features, stats, hubNames = new Map<string, string>() } = this.deps;
     const rows = this.rows(udid);
     const health = this.health();
@@ -121,7 +121,7 @@ export class StatusViews implements StatusSource {
     return row && phonePage(row, pageOf(features, row, true), host);
   }
 
-  metrics(): Promise<string> {
+  metrics() {
     const { stats, report, sources, metricSources = [], features } = this.deps;
     const rows = this.rows();
     return this.exposition.text([

@@ -17,18 +17,12 @@ const SETTING = 'statusWebConfigFile (DEVICE_AGENT_STATUS_WEB_CONFIG_FILE)';
 
 // The YAML parser and bcrypt load when a web configuration file asks for them, not in every daemon (0.7 MB of heap).
 const require = createRequire(import.meta.url);
-const yaml = (): typeof Yaml => require('yaml') as typeof Yaml;
-const bcrypt = (): typeof Bcrypt => require('bcryptjs') as typeof Bcrypt;
+const yaml = () => require('yaml') as typeof Yaml;
+const bcrypt = () => require('bcryptjs') as typeof Bcrypt;
 const MAX_BYTES = 1024 * 1024;
 
-export type ClientAuth = 'NoClientCert' | 'RequestClientCert' | 'RequireAnyClientCert' | 'VerifyClientCertIfGiven' | 'RequireAndVerifyClientCert';
-const CLIENT_AUTH: readonly ClientAuth[] = [
-  'NoClientCert',
-  'RequestClientCert',
-  'RequireAnyClientCert',
-  'VerifyClientCertIfGiven',
-  'RequireAndVerifyClientCert',
-];
+const CLIENT_AUTH = ['NoClientCert', 'RequestClientCert', 'RequireAnyClientCert', 'VerifyClientCertIfGiven', 'RequireAndVerifyClientCert'] as const;
+export type ClientAuth = (typeof CLIENT_AUTH)[number];
 const MIN_VERSIONS = { TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
 
 export interface WebTls {
@@ -64,14 +58,14 @@ export function loadWebConfig(path: string): WebConfig {
   if (top.tls_server_config !== undefined && top.tls_server_config !== null) {
     const tls = object(top.tls_server_config, path, 'tls_server_config');
     refuseOthers(tls, ['cert_file', 'key_file', 'client_ca_file', 'client_auth_type', 'min_version'], path, 'tls_server_config.');
-    const where = (key: string): string | undefined => {
+    const where = (key: string) => {
       const v = tls[key];
       if (v === undefined || v === null || v === '') return undefined;
       if (typeof v !== 'string') throw new ConfigError(SETTING, `${path}: tls_server_config.${key} must be a file path`);
       // Relative to the web config file, as exporter-toolkit reads them.
       return isAbsolute(v) ? v : resolve(dirname(path), v);
     };
-    const file = (key: string): string | undefined => {
+    const file = (key: string) => {
       const at = where(key);
       return at === undefined ? undefined : readRegular(at, `${path}: tls_server_config.${key} (${at})`);
     };
@@ -150,7 +144,7 @@ export class BasicAuth {
     });
   }
 
-  get required(): boolean {
+  get required() {
     return this.users.size > 0;
   }
 
@@ -181,12 +175,12 @@ export class BasicAuth {
 const ALLOWED: AuthAnswer = { kind: 'allowed' };
 const REFUSED: AuthAnswer = { kind: 'refused' };
 
-function object(v: unknown, path: string, where: string): Record<string, unknown> {
+function object(v: unknown, path: string, where: string) {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ConfigError(SETTING, `${path}: ${where} must be a mapping`);
   return v as Record<string, unknown>;
 }
 
-function refuseOthers(o: Record<string, unknown>, known: readonly string[], path: string, prefix: string): void {
+function refuseOthers(o: Record<string, unknown>, known: readonly string[], path: string, prefix: string) {
   for (const key of Object.keys(o)) {
     if (!known.includes(key)) {
       throw new ConfigError(SETTING, `${path}: ${prefix}${key} is not read by device-agent (it reads ${known.map((k) => prefix + k).join(', ')})`);
@@ -194,13 +188,13 @@ function refuseOthers(o: Record<string, unknown>, known: readonly string[], path
   }
 }
 
-/** A regular file's text: a FIFO or a device node would hang or flood the start. */
 /** A certificate and its key read again (a rotation): the same checks as at start. */
-export function readTlsPair(certFile: string, keyFile: string): { cert: string; key: string } {
+export function readTlsPair(certFile: string, keyFile: string) {
   return { cert: readRegular(certFile, certFile), key: readRegular(keyFile, keyFile) };
 }
 
-function readRegular(path: string, what: string): string {
+/** A regular file's text: a FIFO or a device node would hang or flood the start. */
+function readRegular(path: string, what: string) {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);

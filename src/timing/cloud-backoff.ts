@@ -52,12 +52,12 @@ export class CloudBackoff {
   ) {}
 
   /** Reports in a row the cloud did not take. */
-  get failures(): number {
+  get failures() {
     return this.count;
   }
 
   /** A report was not delivered for a reason that may pass (network, timeout, 408, 429, 5xx). */
-  failed({ now, carriedNews, retryAfterMs }: DeliveryFailure): void {
+  failed({ now, carriedNews, retryAfterMs }: DeliveryFailure) {
     this.count++;
     this.owed ||= carriedNews;
     const { periodMs } = this;
@@ -79,19 +79,19 @@ export class CloudBackoff {
   }
 
   /** A report was delivered, or refused for a reason waiting cannot cure (4xx, credentials): the backoff starts over. */
-  reset(): void {
+  reset() {
     this.count = 0;
     this.owed = false;
     this.resendAt = this.notBefore = this.ticksFrom = undefined;
   }
 
   /** Whether a schedule tick at `now` is a report; false while the resend waits for a later one. */
-  acceptsTick(now: number): boolean {
+  acceptsTick(now: number) {
     return this.ticksFrom === undefined || now >= this.ticksFrom;
   }
 
   /** When the news of a failed report goes again, if it has a time of its own (else the schedule carries it). */
-  resendDue(): number | undefined {
+  resendDue() {
     return this.owed && this.resendAt !== undefined ? Math.max(this.resendAt, this.notBefore ?? -Infinity) : undefined;
   }
 
@@ -106,7 +106,7 @@ export class CloudBackoff {
   }
 
   /** A report started: it carries whatever news was owed (a failure of it makes the news owed again). */
-  started(): void {
+  started() {
     this.owed = false;
   }
 }

@@ -19,27 +19,27 @@ export class PlanTimer {
   ) {}
 
   /** Plans the start report and sets the timer. */
-  start(): void {
+  start() {
     this.running = true;
     this.planner.start(this.clock.monotonic());
     this.arm();
   }
 
   /** No report is handed out from now on; one in flight goes on. */
-  stop(): void {
+  stop() {
     this.running = false;
     this.timer?.cancel();
     this.timer = undefined;
   }
 
   /** The schedule's tick: a scheduled report is due. */
-  tick(): void {
+  tick() {
     this.planner.scheduleTick(this.clock.monotonic());
     this.arm();
   }
 
   /** Sets the timer to the planner's next report time (none while a report is in flight). */
-  arm(): void {
+  arm() {
     this.timer?.cancel();
     this.timer = undefined;
     if (!this.running) return;
@@ -50,7 +50,7 @@ export class PlanTimer {
     this.timer = this.clock.setTimer(() => this.fire(), Math.min(2 ** 31 - 1, Math.max(0, Math.ceil(at - now))));
   }
 
-  private fire(): void {
+  private fire() {
     if (!this.running) return;
     const plan = this.planner.take(this.clock.monotonic());
     if (!plan) return this.arm();

@@ -209,21 +209,21 @@ export class ReportPlanner {
   // ---- events ----
 
   /** The first report, after a random part of startSpreadMs. */
-  start(now: number): void {
+  start(now: number) {
     this.startAt = now + this.o.random() * this.o.startSpreadMs;
     this.listingWaitUntil = now + this.o.firstListingWaitMs;
     this.immediate.add('start');
   }
 
   /** The schedule's time came (the scheduler has already spread it over the period). */
-  scheduleTick(now: number): void {
+  scheduleTick(now: number) {
     this.lastTickAt = now;
     // While the cloud fails, a tick soon after the last attempt is dropped: the next one carries the resend.
     if (this.cloud.acceptsTick(now)) this.immediate.add('schedule');
   }
 
   /** An operator asked for a full report (SIGHUP). */
-  requested(): void {
+  requested() {
     this.immediate.add('requested');
   }
 
@@ -233,7 +233,7 @@ export class ReportPlanner {
    * connections) must not make a report each time: a full report at most once a period; meanwhile changes are reported
    * as changes.
    */
-  sourceResumed(now: number): void {
+  sourceResumed(now: number) {
     if (this.lastResumeAt !== undefined && now - this.lastResumeAt < this.o.periodMs) return;
     this.lastResumeAt = now;
     this.immediate.add('source-resumed');
@@ -244,18 +244,18 @@ export class ReportPlanner {
    * later, as the source says (a device absent before then may still be enumerating, not gone). With several sources,
    * the latest settle time holds.
    */
-  sourceConnected(now: number, settleMs: number): void {
+  sourceConnected(now: number, settleMs: number) {
     this.settleAt = Math.max(this.settleAt ?? 0, now + settleMs);
     this.settleDue = true;
   }
 
   /** Nothing waits for adb's list to settle (every device reported before was seen again): no report for it. */
-  settleNotNeeded(): void {
+  settleNotNeeded() {
     this.settleDue = false;
   }
 
   /** Whether adb's device list can be taken as complete: a device absent from it is gone. */
-  listSettled(now: number): boolean {
+  listSettled(now: number) {
     return this.settleAt !== undefined && now >= this.settleAt;
   }
 
@@ -263,7 +263,7 @@ export class ReportPlanner {
    * A source's listing changed (the registry already holds the new states; a new state is a new connection, so a
    * replugged wedged phone is asked at once), or an inventory a report did not wait for brought news.
    */
-  devicesChanged(now: number): void {
+  devicesChanged(now: number) {
     this.changeFirstAt ??= now;
     this.changeLastAt = now;
   }
@@ -271,7 +271,7 @@ export class ReportPlanner {
   // ---- plans ----
 
   /** When take() has something to hand out; undefined while a report is in flight. */
-  nextAt(now: number): number | undefined {
+  nextAt(now: number) {
     if (this.inFlight) return undefined;
     let earliest = Infinity;
     for (const at of this.dueTimes(now).values()) earliest = Math.min(earliest, at);
@@ -281,7 +281,7 @@ export class ReportPlanner {
   }
 
   /** Whether the start report still waits for a source's first listing: before it, it would claim no devices a source lists. */
-  private awaitingListing(now: number): boolean {
+  private awaitingListing(now: number) {
     if (!this.immediate.has('start')) return false;
     return !this.o.listed() || (this.o.returning() && !this.listSettled(now));
   }
@@ -369,7 +369,7 @@ export class ReportPlanner {
   // ---- introspection ----
 
   /** Every retry time the planner holds or reads (resend, failed devices, inventories), for checks. */
-  plannedRetries(): number[] {
+  plannedRetries() {
     const times: number[] = [];
     for (const d of this.devices.list()) if (this.o.ready(d) && d.failures > 0 && !d.probing) times.push(this.retryAt(d));
     for (const f of this.failed.current()) times.push(f.nextRetryAt);
@@ -379,12 +379,12 @@ export class ReportPlanner {
   }
 
   /** When a device whose inventories keep failing is asked again. */
-  private retryAt(d: Pick<DeviceSnapshot, 'failures' | 'failure' | 'askedAt'>): number {
+  private retryAt(d: Pick<DeviceSnapshot, 'failures' | 'failure' | 'askedAt'>) {
     const from = Math.max(d.failure?.at ?? -Infinity, d.askedAt ?? -Infinity);
     return from + backoffBound(d.failures, PROBE_RETRY);
   }
 
-  private dueTimes(now: number): Map<Trigger, number> {
+  private dueTimes(now: number) {
     const due = new Map<Trigger, number>();
     const waiting = this.awaitingListing(now);
     const startAt = waiting ? Math.max(this.startAt, this.listingWaitUntil) : this.startAt;

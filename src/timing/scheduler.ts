@@ -56,13 +56,13 @@ export class Scheduler {
     this.phase = nodePhase(options.nodeId);
   }
 
-  start(): void {
+  start() {
     this.clockMark = this.readClocks();
     this.clockTimer = every(this.clock, this.options.clockCheckMs ?? CLOCK_CHECK_MS, () => this.checkClock(), { unref: true });
     this.plan(this.clock.wall());
   }
 
-  stop(): void {
+  stop() {
     this.clockTimer?.cancel();
     this.timer?.cancel();
     this.clockTimer = this.timer = undefined;
@@ -73,7 +73,7 @@ export class Scheduler {
    * The longest time between two scheduled runs over the next few, read from the expression itself (so also before
    * start()): the planner's watchdog makes up a run lost to a clock jump after this long.
    */
-  periodMs(): number {
+  periodMs() {
     let longest = 0;
     let at = nextRun(this.schedule, this.clock.wall());
     for (let i = 0; i < 5 && at !== undefined; i++) {
@@ -85,7 +85,7 @@ export class Scheduler {
   }
 
   /** When the next scheduled run goes (wall ms, this host's offset and jitter included), or undefined when stopped. */
-  nextRunAt(): number | undefined {
+  nextRunAt() {
     return this.next?.at;
   }
 
@@ -93,7 +93,7 @@ export class Scheduler {
    * Plans the first run that goes after `wall`, starting from the cron times after `fromCron`: a run whose time has
    * passed is skipped, not made up.
    */
-  private plan(wall: number, fromCron = wall - this.windowMs()): void {
+  private plan(wall: number, fromCron = wall - this.windowMs()) {
     this.timer?.cancel();
     let cronAt = nextRun(this.schedule, fromCron);
     let next: { cronAt: number; at: number } | undefined;
@@ -112,17 +112,17 @@ export class Scheduler {
   }
 
   /** How far back a run may still be pending: its delay is at most the longest gap plus the jitter. */
-  private windowMs(): number {
+  private windowMs() {
     return this.periodMs() + this.options.jitterMs;
   }
 
-  private arm(): void {
+  private arm() {
     if (this.next === undefined) return;
     const wait = Math.min(Math.max(this.next.at - this.clock.wall(), 0), MAX_SLEEP_MS);
     this.timer = this.clock.setTimer(() => this.wake(), wait);
   }
 
-  private wake(): void {
+  private wake() {
     const next = this.next;
     if (next === undefined) return;
     const now = this.clock.wall();
@@ -132,11 +132,11 @@ export class Scheduler {
     this.plan(now, next.cronAt);
   }
 
-  private readClocks(): { wall: number; mono: number } {
+  private readClocks() {
     return { wall: this.clock.wall(), mono: this.clock.monotonic() };
   }
 
-  private checkClock(): void {
+  private checkClock() {
     const now = this.readClocks();
     // How far the wall clock moved against the monotonic clock (positive: forward). A cron schedule follows the wall
     // clock: a naive one waits out a step back (an hour's step: an hour without a report) and makes up, or warns

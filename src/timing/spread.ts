@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 export const MAX_SPREAD_MS = 15 * 60_000;
 
 /** A number in [0, 1) fixed by the node id: hosts named lab-01, lab-02, ... land far apart. */
-export function nodePhase(nodeId: string): number {
+export function nodePhase(nodeId: string) {
   return createHash('sha256').update(nodeId).digest().readUInt32BE(0) / 2 ** 32;
 }
 
@@ -33,7 +33,7 @@ export interface SpreadInput {
  * the fleet's runs are spread evenly over the period, the tail of one period's runs filling the head of the next, and
  * two runs of one host are the gap between their cron times apart, give or take the jitter.
  */
-export function runDelay({ phase, gapMs, jitterMs, random }: SpreadInput): number {
+export function runDelay({ phase, gapMs, jitterMs, random }: SpreadInput) {
   const window = Math.max(0, Math.min(gapMs, MAX_SPREAD_MS));
   const jitter = Math.min(Math.max(0, jitterMs), window / 2);
   return phase * window + random * jitter;

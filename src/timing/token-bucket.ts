@@ -23,17 +23,17 @@ export class TokenBucket {
     this.credit = this.full;
   }
 
-  private creditAt(now: number): number {
+  private creditAt(now: number) {
     return Math.min(this.full, this.credit + (now - this.at));
   }
 
   /** The earliest time, `now` or later, at which a token is free. */
-  freeAt(now: number): number {
+  freeAt(now: number) {
     return now + Math.max(0, this.o.refillMs - this.creditAt(now));
   }
 
   /** A report that took a token at its start ended now. */
-  spend(now: number): void {
+  spend(now: number) {
     this.credit = this.creditAt(now) - this.o.refillMs;
     this.at = now;
   }

@@ -50,7 +50,7 @@ const held = new Set<string>();
  * old file or the new one, never a part. Throws what the file system said, or a StateFileError for a file that is not a
  * regular one.
  */
-export function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string) {
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o750 });
   withStateLock(dir, () => {
@@ -86,7 +86,7 @@ export function writeAtomically(file: string, text: string): void {
  * in its place would otherwise hang the start for good, and a device node or a directory is not one. A file bigger than
  * maxBytes is refused, unread.
  */
-export function readStateFile(file: string, maxBytes: number): string | undefined {
+export function readStateFile(file: string, maxBytes: number) {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
@@ -119,7 +119,7 @@ export function readStateFile(file: string, maxBytes: number): string | undefine
  * throws one line naming the holder. Synchronous: every hold is one small write, so a wait is short, and callers stay
  * simple.
  */
-export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
+export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS) {
   const lock = join(dir, LOCK_NAME);
   // Held already by this process (the node id, made under the lock, is written under it): no second take.
   if (held.has(lock)) return fn();
@@ -171,7 +171,7 @@ export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS
   }
 }
 
-function release(lock: string): void {
+function release(lock: string) {
   try {
     // Only our own: a holder judged stale meanwhile (a stop of minutes) must not remove the next one's.
     if (readFileSync(lock, 'utf8') === `${process.pid}\n`) unlinkSync(lock);
@@ -203,7 +203,7 @@ function lockHolder(lock: string): Holder {
 }
 
 /** Removes a stale lock, unless it changed hands since it was judged (then the next look judges again). */
-function breakStale(lock: string, judged: string): void {
+function breakStale(lock: string, judged: string) {
   try {
     if (readFileSync(lock, 'utf8') === judged) unlinkSync(lock);
   } catch {
@@ -212,12 +212,12 @@ function breakStale(lock: string, judged: string): void {
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleepSync(ms: number): void {
+function sleepSync(ms: number) {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
 /** Temporary files of writers that died mid-write (their pid is gone): removed, so that crashes do not pile them up. */
-function sweepLeftovers(file: string): void {
+function sweepLeftovers(file: string) {
   const dir = dirname(file);
   const prefix = `${basename(file)}.`;
   let names: string[];
@@ -239,7 +239,7 @@ function sweepLeftovers(file: string): void {
 }
 
 /** A state file that exists as something other than a regular file is refused, never replaced unseen. */
-function refuseOdd(file: string): void {
+function refuseOdd(file: string) {
   let stat: Stats;
   try {
     stat = lstatSync(file);
@@ -250,7 +250,7 @@ function refuseOdd(file: string): void {
   if (!stat.isFile()) throw notRegular(file, kindOf(stat));
 }
 
-function notRegular(file: string, kind: string): StateFileError {
+function notRegular(file: string, kind: string) {
   return new StateFileError(
     `${file} is ${kind}, not a regular file; the agent keeps its state only in regular files: remove it`,
     `${kind}, not a regular file`,
@@ -267,7 +267,7 @@ function kindOf(stat: Stats): string {
 }
 
 /** Flushes a directory's entries: without it a rename may not survive a power loss. */
-export function syncDir(dir: string): void {
+export function syncDir(dir: string) {
   const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     fsyncSync(fd);

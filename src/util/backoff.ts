@@ -16,7 +16,7 @@ export interface BackoffPolicy {
 }
 
 /** The wait before jitter after `failures` failures in a row: first · factor^(failures−1), capped; 0 before any failure. */
-export function backoffBound(failures: number, policy: BackoffPolicy): number {
+export function backoffBound(failures: number, policy: BackoffPolicy) {
   if (failures <= 0) return 0;
   const { firstMs, maxMs, factor = 2 } = policy;
   // The exponent is capped so that a long run of failures cannot overflow to Infinity · 0.
@@ -24,7 +24,7 @@ export function backoffBound(failures: number, policy: BackoffPolicy): number {
 }
 
 /** The wait after `failures` failures in a row; `random` is a number in [0, 1). Never more than the bound, never less than (1 − jitter) of it. */
-export function backoffDelay(failures: number, policy: BackoffPolicy, random: number): number {
+export function backoffDelay(failures: number, policy: BackoffPolicy, random: number) {
   const bound = backoffBound(failures, policy);
   const jitter = policy.jitter ?? 0;
   // Clamped: in floating point, bound − jitter·random·bound can land an ulp below (1 − jitter)·bound (fast-check found it).
@@ -41,17 +41,17 @@ export class Backoff {
   ) {}
 
   /** Failures since the last reset. */
-  get failures(): number {
+  get failures() {
     return this.count;
   }
 
   /** One more failure: how long to wait before the next try. */
-  fail(): number {
+  fail() {
     this.count++;
     return backoffDelay(this.count, this.policy, this.random());
   }
 
-  reset(): void {
+  reset() {
     this.count = 0;
   }
 }

@@ -7,17 +7,17 @@ export class BoundedSet<T> {
 
   constructor(private readonly max: number) {}
 
-  has(value: T): boolean {
+  has(value: T) {
     return this.entries.has(value);
   }
 
-  add(value: T): void {
+  add(value: T) {
     this.entries.delete(value);
     this.entries.add(value);
     if (this.entries.size > this.max) this.entries.delete(this.entries.values().next().value as T);
   }
 
-  get size(): number {
+  get size() {
     return this.entries.size;
   }
 }

@@ -46,7 +46,7 @@ export const systemClock: Clock & Timers = {
 export function every(timers: Timers, ms: number, fn: () => void, options?: { unref?: boolean }): Timer {
   let next: Timer | undefined;
   let cancelled = false;
-  const arm = (): void => {
+  const arm = () => {
     next = timers.setTimer(
       () => {
         if (cancelled) return;
@@ -71,7 +71,7 @@ export function every(timers: Timers, ms: number, fn: () => void, options?: { un
  * A seeded random source (mulberry32): the same seed gives the same numbers, so a simulated fleet's jitter is
  * replayable and two runs can be compared draw for draw.
  */
-export function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -92,7 +92,7 @@ class Pending implements Timer {
     readonly fn: () => void,
   ) {}
 
-  cancel(): void {
+  cancel() {
     this.cancelled = true;
   }
 }
@@ -111,12 +111,12 @@ export class VirtualTime {
   constructor(readonly epochMs = Date.UTC(2026, 0, 5, 12, 0, 0)) {}
 
   /** Monotonic ms since the time line began. */
-  get now(): number {
+  get now() {
     return this.t;
   }
 
   /** A clock on this time line. */
-  clock(options: { seed?: number; random?: () => number; wallOffsetMs?: number } = {}): VirtualClock {
+  clock(options: { seed?: number; random?: () => number; wallOffsetMs?: number } = {}) {
     return new VirtualClock(this, options.random ?? seededRandom(options.seed ?? 1), options.wallOffsetMs ?? 0);
   }
 
@@ -127,7 +127,7 @@ export class VirtualTime {
   }
 
   /** Fires every timer due up to `until` (monotonic ms), in order, then stands at `until`. */
-  runUntil(until: number): void {
+  runUntil(until: number) {
     for (;;) {
       const next = this.heap[0];
       if (next === undefined || next.at > until) break;
@@ -139,7 +139,7 @@ export class VirtualTime {
     this.t = Math.max(this.t, until);
   }
 
-  advance(ms: number): void {
+  advance(ms: number) {
     this.runUntil(this.t + ms);
   }
 
@@ -147,7 +147,7 @@ export class VirtualTime {
    * The process stalls for ms (a paused VM, a blocked event loop): both clocks move on and no timer fires; the next
    * advance() fires every one that came due meanwhile, late.
    */
-  stall(ms: number): void {
+  stall(ms: number) {
     this.t += Math.max(0, ms);
   }
 
@@ -161,11 +161,11 @@ export class VirtualTime {
   }
 
   /** Timers still pending (cancelled ones excluded). */
-  get pending(): number {
+  get pending() {
     return this.heap.filter((p) => !p.cancelled).length;
   }
 
-  private push(entry: Pending): void {
+  private push(entry: Pending) {
     const h = this.heap;
     h.push(entry);
     let i = h.length - 1;
@@ -181,7 +181,7 @@ export class VirtualTime {
     h[i] = entry;
   }
 
-  private pop(): void {
+  private pop() {
     const h = this.heap;
     const last = h.pop()!;
     if (h.length === 0) return;
@@ -199,7 +199,7 @@ export class VirtualTime {
   }
 }
 
-const before = (a: Pending, b: Pending): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+const before = (a: Pending, b: Pending) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 /** One host's clock on a VirtualTime. */
 export class VirtualClock implements Clock, Timers {
@@ -209,11 +209,11 @@ export class VirtualClock implements Clock, Timers {
     private wallOffsetMs: number,
   ) {}
 
-  monotonic(): number {
+  monotonic() {
     return this.time.now;
   }
 
-  wall(): number {
+  wall() {
     return this.time.epochMs + this.time.now + this.wallOffsetMs;
   }
 
@@ -222,12 +222,12 @@ export class VirtualClock implements Clock, Timers {
   }
 
   /** The wall clock jumps by ms (NTP, a suspended VM, a manual change); the monotonic clock does not. */
-  stepWall(ms: number): void {
+  stepWall(ms: number) {
     this.wallOffsetMs += ms;
   }
 }
 
 /** A wall time for people and the cloud's messages: UTC, to the second (2026-11-23T17:40:00Z). */
-export function utcText(wallMs: number): string {
+export function utcText(wallMs: number) {
   return new Date(wallMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

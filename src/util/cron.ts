@@ -21,14 +21,14 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function value(text: string, names: readonly string[] | undefined, offset: number): number {
+function value(text: string, names: readonly string[] | undefined, offset: number) {
   if (/^\d+$/.test(text)) return Number(text);
   const lower = text.toLowerCase();
   const index = names?.findIndex((n) => lower === n || lower === n.slice(0, 3)) ?? -1;
   return index >= 0 ? index + offset : NaN;
 }
 
-function parseField(text: string, field: (typeof FIELDS)[number], index: number): number[] | string {
+function parseField(text: string, field: (typeof FIELDS)[number], index: number) {
   const names = index === 4 ? MONTHS : index === 5 ? WEEKDAYS : undefined;
   const offset = index === 4 ? 1 : 0;
   const allowed = new Set<number>();
@@ -43,7 +43,7 @@ function parseField(text: string, field: (typeof FIELDS)[number], index: number)
       return `"${part}" is not a valid ${field.name} (use numbers, names, *, ranges A-B and steps */N or A-B/N)`;
     }
     let from: number = field.min;
-    let to: number = index === 5 ? 6 : field.max;
+    let to = index === 5 ? 6 : field.max;
     if (match[1] !== '*' && match[1] !== '?') {
       const [a, b] = match[1]!.split('-');
       from = value(a!, names, offset);
@@ -97,7 +97,7 @@ const MAX_DAYS = 366 * 30;
  * years. As with node-cron, day of month and weekday must both match, a local time that a DST change skips is not run,
  * and a repeated one runs once.
  */
-export function nextRun(schedule: CronSchedule, afterMs: number): number | undefined {
+export function nextRun(schedule: CronSchedule, afterMs: number) {
   const [seconds, minutes, hours, days, months, weekdays] = schedule.fields as number[][];
   const start = new Date(Math.floor(afterMs / 1000) * 1000);
   for (let i = 0; i < MAX_DAYS; i++) {

@@ -2,7 +2,7 @@
 // logs and tables free of keys that carry nothing.
 
 /** Deletes the keys whose value is undefined, in place; returns the same object. */
-export function dropUndefined<T extends object>(value: T): T {
+export function dropUndefined<T extends object>(value: T) {
   for (const key of Object.keys(value) as (keyof T)[]) {
     if (value[key] === undefined) delete value[key];
   }

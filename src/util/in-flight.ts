@@ -5,13 +5,13 @@
 export class InFlight {
   private readonly work = new Set<Promise<void>>();
 
-  track(work: Promise<void>): void {
+  track(work: Promise<void>) {
     const done = work.finally(() => this.work.delete(done));
     this.work.add(done);
   }
 
   /** Resolves once nothing is in flight. */
-  async settled(): Promise<void> {
+  async settled() {
     while (this.work.size) await Promise.all(this.work);
   }
 }

@@ -1,5 +1,5 @@
 /** The JSON object a text holds, its fields unchecked; undefined when it is not JSON or not an object (an array is none). */
-export function jsonObject(text: string): Record<string, unknown> | undefined {
+export function jsonObject(text: string) {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -7,7 +7,7 @@ export class Limiter {
 
   constructor(private readonly limit: number) {}
 
-  async run<T>(fn: () => Promise<T>): Promise<T> {
+  async run<T>(fn: () => Promise<T>) {
     if (this.running >= Math.max(1, this.limit)) await new Promise<void>((r) => this.queue.push(r));
     this.running++;
     try {
@@ -25,18 +25,18 @@ export class Limiter {
  * another and are all waited for; one straggler holds the wait for idleMs at most. On the caller's timers, so that a
  * report's wait runs on the same clock as the rest of its timing.
  */
-export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: number, maxMs: number, timers: Timers = systemClock): Promise<void> {
+export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: number, maxMs: number, timers: Timers = systemClock) {
   let pending = tasks.length;
   if (pending === 0) return Promise.resolve();
   return new Promise<void>((resolve) => {
     let idle: Timer | undefined;
-    const done = (): void => {
+    const done = () => {
       idle?.cancel();
       cap.cancel();
       resolve();
     };
     const cap = timers.setTimer(done, maxMs);
-    const rearm = (): void => {
+    const rearm = () => {
       idle?.cancel();
       idle = timers.setTimer(done, idleMs);
     };
@@ -50,7 +50,7 @@ export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: nu
   });
 }
 
-function noop(): void {}
+function noop() {}
 
 /** Maps items with at most `limit` calls of fn in flight (one Limiter); results keep the input order. */
 export function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

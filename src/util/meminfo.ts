@@ -11,7 +11,7 @@ export interface Memory {
   estimated: boolean;
 }
 
-export function parseMeminfoFields(text: string): Map<string, number> {
+export function parseMeminfoFields(text: string) {
   const fields = new Map<string, number>();
   for (const line of text.replace(/\r/g, '').split('\n')) {
     const match = /^([A-Za-z0-9_()]+):\s+(\d+)(?:\s+kB)?\s*$/.exec(line);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 // The same module runs from src/ (tests) and from dist/src/ (the CLI), so
 // the project root is found by walking up to our package.json.
-function findRoot(): string {
+function findRoot() {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, 'package.json');
@@ -26,6 +26,6 @@ export const packaged = projectRoot === '/usr/lib/device-agent';
  * A page of docs/ as a path that exists where the agent runs: the package ships the pages its output names in
  * /usr/share/doc/device-agent (build.sh), a checkout has them in place.
  */
-export function docPath(page: string, onPackage = packaged): string {
+export function docPath(page: string, onPackage = packaged) {
   return onPackage ? `/usr/share/doc/device-agent/${basename(page)}` : join(projectRoot, page);
 }

@@ -18,7 +18,7 @@ export const ansiPaint: Paint = {
 };
 
 /** Whether a stream gets colour: a terminal, and neither NO_COLOR (set and not empty) nor TERM=dumb says no. */
-export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv) {
   return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 

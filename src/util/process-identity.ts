@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
  * (field 2) is in parentheses and may hold spaces and parentheses itself: the fields after it are counted from its last
  * closing parenthesis.
  */
-export function startTimeOf(stat: string): string | undefined {
+export function startTimeOf(stat: string) {
   const close = stat.lastIndexOf(')');
   if (close < 0) return undefined;
   // Field 3 (state) is the first after the name, so field 22 is the 20th.
@@ -25,7 +25,7 @@ export function startTimeOf(stat: string): string | undefined {
  * The identity of a live process: its boot and its start time, or undefined where it cannot be read (no /proc, a
  * process gone or hidden).
  */
-export function processIdentity(pid: number, proc = '/proc'): string | undefined {
+export function processIdentity(pid: number, proc = '/proc') {
   try {
     const boot = readFileSync(`${proc}/sys/kernel/random/boot_id`, 'utf8').trim();
     const start = startTimeOf(readFileSync(`${proc}/${pid}/stat`, 'utf8'));
@@ -39,7 +39,7 @@ export function processIdentity(pid: number, proc = '/proc'): string | undefined
  * Whether a process with this pid exists. One of another user counts (EPERM: it exists, this process may not signal
  * it); a pid that is not a positive integer names no process (0 and below would signal a group).
  */
-export function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -44,12 +44,12 @@ export class Reconnects {
   }
 
   /** The connection is open. */
-  opened(): void {
+  opened() {
     this.openedAt = this.clock.monotonic();
   }
 
   /** The open connection ended: the wait before connecting again, and what to log. */
-  ended(): { delayMs: number; note: EndNote; ends: number } {
+  ended() {
     const now = this.clock.monotonic();
     const lived = this.openedAt === undefined ? 0 : now - this.openedAt;
     this.openedAt = undefined;
@@ -72,7 +72,7 @@ export class Reconnects {
   }
 
   /** A connect attempt failed: the wait before the next one. */
-  failed(): number {
+  failed() {
     return this.backoff.fail();
   }
 }

@@ -18,13 +18,13 @@ export class SharedParts {
   private readonly parts = new Map<string, unknown>();
 
   /** The part under this key: made by the first to ask, the same for everyone after. */
-  of<T>(key: SharedKey<T>, make: () => T): T {
+  of<T>(key: SharedKey<T>, make: () => T) {
     if (!this.parts.has(key.name)) this.parts.set(key.name, make());
     return this.parts.get(key.name) as T;
   }
 
   /** The part under this key, when its owner offered it (`of`); undefined when it is not built. */
-  get<T>(key: SharedKey<T>): T | undefined {
+  get<T>(key: SharedKey<T>) {
     return this.parts.get(key.name) as T | undefined;
   }
 }

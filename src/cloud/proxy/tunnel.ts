@@ -65,7 +65,7 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
     const onAbort = () => finish(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    request.on('socket', (socket: Socket) => {
+    request.on('socket', (socket) => {
       if (!socket.connecting) connected = true;
       else socket.once('connect', () => (connected = true));
     });
