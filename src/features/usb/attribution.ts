@@ -16,7 +16,8 @@
 // Only causes are counted (port-record.ts): what followed a controller's
 // death is its consequence, never a limit or a port's failure. Each verdict
 // carries the evidence as a sentence a person can check.
-import { busOf, hubOf, type UsbEventKind } from './classify.js';
+import { busOf, type UsbEventKind } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 import { clipText } from './text.js';
 import { windowOf, type DayWindow, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
 
@@ -66,7 +67,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   };
   const open = (views: PortView[]): PortView[] => views.filter((v) => !covered.has(v.port));
   const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumDays(entry.days, days)]));
-  const portsOf = groupBy(ports, (v) => hubOf(v.port));
+  const portsOf = groupBy(ports, (v) => hubOfPort(v.port));
 
   // Controllers.
   const controllers = groupBy(ports, (v) => controllerOf(busOf(v.port)));
@@ -80,7 +81,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
     const limits = onPorts.reduce((n, v) => n + (v.failures['controller-limit'] ?? 0), own['controller-limit'] ?? 0);
     if (limits) reasons.push(`out of devices or bandwidth ${times(limits)}`);
     if ((own['controller-error'] ?? 0) >= CONTROLLER_ERRORS) reasons.push(`it failed to complete a command ${times(own['controller-error']!)}`);
-    const hubsOn = new Set(onPorts.map((v) => hubOf(v.port)));
+    const hubsOn = new Set(onPorts.map((v) => hubOfPort(v.port)));
     if (hubsOn.size >= 2 && onPorts.every((v) => v.total > 0)) reasons.push(`every port on its ${hubsOn.size} hubs failed`);
     if (reasons.length === 0) continue;
     const echoes =
@@ -127,7 +128,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
       layer: 'port',
       subject: view.port,
       ports: [view.port],
-      evidence: `port ${view.port}: over-current ${times(view.failures['over-current'])} ${WINDOW} while the other ports of hub ${hubOf(view.port)} report none: the phone on it${phones.length ? ` (${phones.join(', ')})` : ''} or its cable draws more than the port gives, not the hub's supply`,
+      evidence: `port ${view.port}: over-current ${times(view.failures['over-current'])} ${WINDOW} while the other ports of hub ${hubOfPort(view.port)} report none: the phone on it${phones.length ? ` (${phones.join(', ')})` : ''} or its cable draws more than the port gives, not the hub's supply`,
       advice:
         'swap the cable first, then try the phone on another port: if the over-current follows the phone, take it out of the pool (a damaged battery or charging circuit)',
     });

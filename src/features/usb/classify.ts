@@ -122,16 +122,10 @@ function childPort(hub: string, port: string): string {
   return root ? `${root[1]}-${port}` : `${hub}.${port}`;
 }
 
-/** A hub by the name hubOf gives it: a root hub "1-0" is "usb1". */
+/** A hub by the name hubOfPort gives it: a root hub "1-0" is "usb1". */
 function hubName(hub: string): string {
   const root = /^(\d+)-0$/.exec(hub);
   return root ? `usb${root[1]}` : hub;
-}
-
-/** The hub a port hangs off ("1-1.4.2" -> "1-1.4"; "1-3" -> the root hub "usb1"). */
-export function hubOf(port: string): string {
-  const dot = port.lastIndexOf('.');
-  return dot >= 0 ? port.slice(0, dot) : `usb${busOf(port)}`;
 }
 
 /** The bus number of a port path ("1-1.4.2" -> 1). */

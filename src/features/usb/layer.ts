@@ -1,6 +1,5 @@
 // The USB layer at run time: the kernel log followed into the record per port, the record saved in the state directory,
 // the verdicts worked out after each change and logged once each, and what a device's message gets from them.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
@@ -17,14 +16,15 @@ import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
-import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
+import { busOf, classifyUsbLine, speedFallback } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
 import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
-import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
+import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, readText, speedsOfPort } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE, type StoredPorts } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { clipText } from './text.js';
@@ -45,24 +45,29 @@ const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on the
 /** Ports named in a verdict's log line at most: a controller's can be hundreds. */
 const LOGGED_PORTS = 16;
 
-/** A value read at most every `ms` of the clock, or afresh once dropped. */
-class Cell<T> {
-  private kept: { at: number; value: T } | undefined;
+/** Values read at most every `ms` of the clock, each key's once in that time, or afresh once dropped. */
+class Cell<V, K = void> {
+  private readonly kept = new Map<K, V>();
+  private at = -Infinity;
 
   constructor(
     private readonly now: () => number,
     private readonly ms: number,
-    private readonly read: () => T,
+    private readonly read: (key: K) => V,
   ) {}
 
-  get(): T {
-    const at = this.now();
-    if (!this.kept || at - this.kept.at >= this.ms) this.kept = { at, value: this.read() };
-    return this.kept.value;
+  get(key: K): V {
+    const now = this.now();
+    if (now - this.at >= this.ms) {
+      this.kept.clear();
+      this.at = now;
+    }
+    if (!this.kept.has(key)) this.kept.set(key, this.read(key));
+    return this.kept.get(key)!;
   }
 
   drop(): void {
-    this.kept = undefined;
+    this.at = -Infinity;
   }
 }
 
@@ -105,7 +110,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly locations = new Cell(
     () => this.ctx.clock.monotonic(),
     SYSFS_CELL_MS,
-    () => new Map<number, string | undefined>(),
+    (location: number) => portOfLocation(this.usb.sysfsRoot, location),
   );
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
@@ -119,10 +124,14 @@ export class UsbLayer implements UsbEvidence {
     SYSFS_CELL_MS,
     () => portsBySerial(this.usb.sysfsRoot),
   );
-  private readonly speeds = new Cell(
+  /** A phone's link below its port's speed, by port. */
+  private readonly fallbacks = new Cell(
     () => this.ctx.clock.monotonic(),
     SYSFS_CELL_MS,
-    () => new Map<string, string | undefined>(),
+    (port: string) => {
+      const speeds = speedsOfPort(this.usb.sysfsRoot, port);
+      return speeds && speedFallback(port, speeds.phone, speeds.port);
+    },
   );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
@@ -145,7 +154,8 @@ export class UsbLayer implements UsbEvidence {
     // The phones' links (where their sources placed them) are kept with sysfs alone too: a restart knows them.
     this.saver = this.file.every(this.ctx.clock, SAVE_EVERY_MS, () => this.toKeep());
     if (path === '') return;
-    this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
+    // This boot's id: the kernel's record numbers start again at each boot.
+    this.source = `${readText('/proc/sys/kernel/random/boot_id') || 'unknown-boot'} ${path}`;
     // The same log of the same boot: its records up to the saved one are counted already.
     this.skipUpTo = stored.source === this.source ? stored.seq : undefined;
     this.seq = this.skipUpTo;
@@ -176,25 +186,16 @@ export class UsbLayer implements UsbEvidence {
     const words = this.verdicts.filter((v) =>
       v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && this.covers(v, onPort),
     );
-    const said = [...words.map((v) => v.evidence), onPort && this.fallbackOf(onPort)].filter((w) => w !== undefined);
+    // A phone's link below its port's speed, from sysfs.
+    const fallback = onPort !== undefined && this.usb.sysfsRoot !== '' ? this.fallbacks.get(onPort) : undefined;
+    const said = [...words.map((v) => v.evidence), fallback].filter((w) => w !== undefined);
     return said.length ? `USB: ${said.join('; ')}` : undefined;
-  }
-
-  /** A phone's link below its port's speed, from sysfs, read at most every few seconds per port. */
-  private fallbackOf(port: string): string | undefined {
-    if (this.usb.sysfsRoot === '') return undefined;
-    const kept = this.speeds.get();
-    if (!kept.has(port)) {
-      const speeds = speedsOfPort(this.usb.sysfsRoot, port);
-      kept.set(port, speeds && speedFallback(port, speeds.phone, speeds.port));
-    }
-    return kept.get(port);
   }
 
   /** Whether a verdict on a port, a hub or a controller covers this port. */
   private covers(v: Verdict, port: string): boolean {
     if (v.ports.includes(port)) return true;
-    if (v.wholeHub === true) return hubOf(port) === v.subject;
+    if (v.wholeHub === true) return hubOfPort(port) === v.subject;
     return v.layer === 'controller' && this.controllerOf(busOf(port)) === v.subject;
   }
 
@@ -305,9 +306,7 @@ export class UsbLayer implements UsbEvidence {
   placeOf(usb: UsbPlace | undefined): string | undefined {
     if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
     if (usb?.location === undefined || this.usb.sysfsRoot === '') return undefined;
-    const ports = this.locations.get();
-    if (!ports.has(usb.location)) ports.set(usb.location, portOfLocation(this.usb.sysfsRoot, usb.location));
-    return ports.get(usb.location);
+    return this.locations.get(usb.location);
   }
 
   /**
@@ -408,8 +407,9 @@ export class UsbLayer implements UsbEvidence {
     if (tsUs === undefined) return now;
     const live = this.usb.kernelLog === '/dev/kmsg';
     if (!this.anchor) {
-      const boot = live ? bootWall(now) : undefined;
-      this.anchor = boot === undefined ? { wall: now, tsUs } : { wall: boot, tsUs: 0 };
+      // This boot's wall time, from /proc/uptime, where it can be read.
+      const uptime = live ? Number(readText('/proc/uptime')?.split(' ')[0]) : NaN;
+      this.anchor = Number.isFinite(uptime) ? { wall: now - uptime * 1000, tsUs: 0 } : { wall: now, tsUs };
     }
     const wall = this.anchor.wall + (tsUs - this.anchor.tsUs) / 1000;
     return live ? Math.min(wall, now) : wall;
@@ -448,24 +448,5 @@ export class UsbLayer implements UsbEvidence {
     pruneRecord(this.record, this.ctx.clock.wall());
     boundRecord(this.record);
     return dropUndefined({ record: this.record, source: this.source, seq: this.seq });
-  }
-}
-
-/** The wall time of this boot, from /proc/uptime; undefined where it cannot be read. */
-function bootWall(now: number): number | undefined {
-  try {
-    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
-    return Number.isFinite(uptime) ? now - uptime * 1000 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** This boot's id: the kernel's record numbers start again at each boot. */
-function bootId(): string | undefined {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
   }
 }

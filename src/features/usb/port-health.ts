@@ -2,7 +2,8 @@
 // it, and the layer a verdict blames. Pure.
 import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
 import { describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
-import { hubOf, type UsbEventKind } from './classify.js';
+import type { UsbEventKind } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 
 export interface PortHealth {
   port: string;
@@ -18,7 +19,7 @@ export interface PortHealth {
 export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number): PortHealth {
   const view = portView(port, record.ports[port], windowOf(now));
   const total = view?.total ?? 0;
-  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOf(port) === v.subject)) : undefined;
+  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOfPort(port) === v.subject)) : undefined;
   return { port, failures: view?.failures ?? {}, total, phones: view?.failingSerials.size ?? 0, ...(verdict ? { verdict } : {}) };
 }
 

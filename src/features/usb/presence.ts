@@ -1,7 +1,8 @@
 // Whether the kernel has a phone on a port now, from sysfs (its serial on a port) and the kernel log (the last word on
 // its last port). Pure but for the bounded memory of that last word per port; recovery reads it as UsbEvidence.
 import type { PortCycleSeen, UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
-import { hubOf, type UsbEvent } from './classify.js';
+import type { UsbEvent } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 
 /** As many ports and serials as the record per port keeps. */
 const MAX_KEPT = 512;
@@ -58,7 +59,7 @@ export function seenOf(
   const word = words.of(where);
   if (!word || word.last === 'enumerated') return undefined;
   const blame = blameOf(where);
-  return { enumerated: false, port: where, hub: hubOf(where), last: word.last, at: word.at, ...(blame && { blame }) };
+  return { enumerated: false, port: where, hub: hubOfPort(where), last: word.last, at: word.at, ...(blame && { blame }) };
 }
 
 /** Whether the port dropped, and enumerated a device again after, since wall ms `since`. */

@@ -3,8 +3,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { UsbInterface } from '../../platforms/source.js';
-import { usbBus } from '../../util/usb-path.js';
-import { hubOf } from './classify.js';
+import { hubOfPort, usbBus } from '../../util/usb-path.js';
 
 /** A file's text, trimmed; undefined where it cannot be read (gone while read, a copied sysfs tree without it, no such unit). */
 export function readText(file: string): string | undefined {
@@ -63,7 +62,7 @@ export function speedsOfPort(root: string, port: string): { phone: number; port:
     return Number.isFinite(n) && n > 0 ? n : undefined;
   };
   const phone = read(port);
-  const hub = phone && read(hubOf(port));
+  const hub = phone && read(hubOfPort(port));
   return phone && hub ? { phone, port: hub } : undefined;
 }
 
