@@ -80,631 +80,151 @@ const USB2_SPEEDS = ['low-speed', 'full-speed', 'high-speed', 'wireless', 'UNKNO
 const SS_PLUS = ['', ' Plus', 'Plus Gen 2', ' Gen 1', 'Plus'];
 const SS_RATE = ['', 'x2', ' Gen 2x2', ' Gen 2x1', ' Gen 1x2'];
 
-const cause = (kind: UsbEventKind) => ({ kind, role: 'cause' }) as const;
-const consequence = (kind: UsbEventKind) => ({ kind, role: 'consequence' }) as const;
-const fact = (kind: UsbEventKind) => ({ kind, role: 'fact' }) as const;
-
-/** An entry as written below, in the run of entries that name the same. */
+/** An entry as written below, by its role: its id, format and kind, and what more it says of its conversions. */
 type Entry = Omit<KernelMessage, 'named'>;
+const entry =
+  (role: Role) =>
+  (id: string, format: string, kind: UsbEventKind, more?: Pick<KernelMessage, 'args' | 'fields' | 'values'>): Entry => ({ id, format, kind, role, ...more });
+const cause = entry('cause');
+const consequence = entry('consequence');
+const fact = entry('fact');
+/** A run of entries that name the same. */
 const named = (who: Named, entries: readonly Entry[]) => entries.map((e) => ({ ...e, named: who }));
 
 export const KERNEL_MESSAGES: readonly KernelMessage[] = [
   // --- Enumeration: the device on a port (hub.c hub_port_init and the enumeration after it).
   ...named('device', [
-    {
-      id: 'new-device',
-      format: '%s %s USB device number %d using %s',
-      args: [['new'], USB2_SPEEDS, 'word'],
-      ...fact('new-device'),
-      fields: { speed: 1 },
-    },
-    {
-      id: 'new-device-superspeed',
-      format: '%s SuperSpeed%s%s USB device number %d using %s',
-      args: [['new'], SS_PLUS, SS_RATE, 'word'],
-      ...fact('new-device'),
-    },
-    {
-      id: 'reset',
-      format: '%s %s USB device number %d using %s',
-      args: [['reset'], USB2_SPEEDS, 'word'],
-      ...cause('reset'),
-    },
-    {
-      id: 'reset-superspeed',
-      format: '%s SuperSpeed%s%s USB device number %d using %s',
-      args: [['reset'], SS_PLUS, SS_RATE, 'word'],
-      ...cause('reset'),
-    },
-    ...(['64', '8', 'all'] as const).map((size): Entry => ({
-      id: `descriptor-read-${size}`,
-      format: `device descriptor read/${size}, error %d`,
-      ...cause('enumeration-failed'),
-    })),
-    {
-      id: 'not-accepting-address',
-      format: 'device not accepting address %d, error %d',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'hub-failed-to-enable',
-      format: 'hub failed to enable device, error %d',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'wrong-descriptor',
-      format: 'got a wrong device descriptor, warm reset device',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'invalid-ep0',
-      format: 'Invalid ep0 maxpacket: %d',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'ep0-changed',
-      format: 'device reset changed ep0 maxpacket size!',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'ep0-using',
-      format: 'Using ep0 maxpacket: %d',
-      ...fact('note'),
-    },
-    {
-      id: 'parent-no-tt',
-      format: 'parent hub has no TT',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'slow-speed',
-      format: 'not running at top speed; connect to a high speed hub',
-      ...cause('slow-speed'),
-    },
-    {
-      id: 'cant-read-configurations',
-      format: "can't read configurations, error %d",
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'config-read',
-      format: 'unable to read config index %d descriptor/%s: %d',
-      args: [['start', 'all']],
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'config-read-all',
-      format: 'unable to read config index %d descriptor/%s',
-      args: [['start', 'all']],
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'config-short',
-      format: 'config index %d descriptor too short (expected %i, got %i)',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'config-short-first',
-      format: 'config index %d descriptor too short (asked for %zu, got %i)',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'set-config-no-space',
-      format: "can't set config #%d, error %d",
-      values: { 1: ['-28'] },
-      ...consequence('controller-limit'),
-    },
-    {
-      id: 'set-config',
-      format: "can't set config #%d, error %d",
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'restore-config',
-      format: "can't restore configuration #%d (error=%d)",
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'restore-interface',
-      format: 'failed to restore interface %d altsetting %d (error=%d)',
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'busted-hc',
-      format: 'Busted HC?  Not enough HCD resources for old configuration.',
-      ...consequence('controller-limit'),
-    },
-    {
-      id: 'firmware-changed',
-      format: 'device firmware changed',
-      ...fact('note'),
-    },
-    {
-      id: 'disconnect',
-      format: 'USB disconnect, device number %d',
-      ...fact('disconnect'),
-    },
-    {
-      id: 'serial',
-      format: '%s: %s',
-      args: [['SerialNumber'], 'data'],
-      ...fact('serial'),
-      fields: { serial: 1 },
-    },
-    {
-      id: 'device-string',
-      format: '%s: %s',
-      args: [['Product', 'Manufacturer'], 'data'],
-      ...fact('note'),
-    },
-    {
-      id: 'device-found',
-      format: 'New USB device found, idVendor=%04x, idProduct=%04x, bcdDevice=%2x.%02x',
-      ...fact('note'),
-    },
-    {
-      id: 'device-found-old',
-      format: 'New USB device found, idVendor=%04x, idProduct=%04x',
-      ...fact('note'),
-    },
-    {
-      id: 'device-strings',
-      format: 'New USB device strings: Mfr=%d, Product=%d, SerialNumber=%d',
-      ...fact('note'),
-    },
-    {
-      id: 'string-descriptor-0',
-      format: 'string descriptor 0 read error: %d',
-      ...fact('note'),
-    },
-    {
-      id: 'clear-tt',
-      format: 'clear tt %d (%04x) error %d',
-      ...cause('hub-error'),
-    },
-    {
-      id: 'bus-powered-hub',
-      format: "can't connect bus-powered hub to this port",
-      ...cause('power-budget'),
-    },
-    {
-      id: 'config-over-power',
-      format: 'new config #%d exceeds power limit by %dmA',
-      ...cause('power-budget'),
-    },
-    {
-      id: 'rejected-bus-power',
-      format: 'rejected %d configuration%s due to insufficient available bus power',
-      args: [['', 's']],
-      ...cause('power-budget'),
-    },
-    {
-      id: 'no-configuration',
-      format: 'no configuration chosen from %d choice%s',
-      args: [['', 's']],
-      ...consequence('enumeration-failed'),
-    },
+    fact('new-device', '%s %s USB device number %d using %s', 'new-device', { args: [['new'], USB2_SPEEDS, 'word'], fields: { speed: 1 } }),
+    fact('new-device-superspeed', '%s SuperSpeed%s%s USB device number %d using %s', 'new-device', { args: [['new'], SS_PLUS, SS_RATE, 'word'] }),
+    cause('reset', '%s %s USB device number %d using %s', 'reset', { args: [['reset'], USB2_SPEEDS, 'word'] }),
+    cause('reset-superspeed', '%s SuperSpeed%s%s USB device number %d using %s', 'reset', { args: [['reset'], SS_PLUS, SS_RATE, 'word'] }),
+    cause('descriptor-read-64', 'device descriptor read/64, error %d', 'enumeration-failed'),
+    cause('descriptor-read-8', 'device descriptor read/8, error %d', 'enumeration-failed'),
+    cause('descriptor-read-all', 'device descriptor read/all, error %d', 'enumeration-failed'),
+    cause('not-accepting-address', 'device not accepting address %d, error %d', 'enumeration-failed'),
+    cause('hub-failed-to-enable', 'hub failed to enable device, error %d', 'enumeration-failed'),
+    cause('wrong-descriptor', 'got a wrong device descriptor, warm reset device', 'enumeration-failed'),
+    cause('invalid-ep0', 'Invalid ep0 maxpacket: %d', 'enumeration-failed'),
+    cause('ep0-changed', 'device reset changed ep0 maxpacket size!', 'enumeration-failed'),
+    fact('ep0-using', 'Using ep0 maxpacket: %d', 'note'),
+    cause('parent-no-tt', 'parent hub has no TT', 'enumeration-failed'),
+    cause('slow-speed', 'not running at top speed; connect to a high speed hub', 'slow-speed'),
+    cause('cant-read-configurations', "can't read configurations, error %d", 'enumeration-failed'),
+    cause('config-read', 'unable to read config index %d descriptor/%s: %d', 'enumeration-failed', { args: [['start', 'all']] }),
+    cause('config-read-all', 'unable to read config index %d descriptor/%s', 'enumeration-failed', { args: [['start', 'all']] }),
+    cause('config-short', 'config index %d descriptor too short (expected %i, got %i)', 'enumeration-failed'),
+    cause('config-short-first', 'config index %d descriptor too short (asked for %zu, got %i)', 'enumeration-failed'),
+    consequence('set-config-no-space', "can't set config #%d, error %d", 'controller-limit', { values: { 1: ['-28'] } }),
+    cause('set-config', "can't set config #%d, error %d", 'enumeration-failed'),
+    cause('restore-config', "can't restore configuration #%d (error=%d)", 'enumeration-failed'),
+    cause('restore-interface', 'failed to restore interface %d altsetting %d (error=%d)', 'enumeration-failed'),
+    consequence('busted-hc', 'Busted HC?  Not enough HCD resources for old configuration.', 'controller-limit'),
+    fact('firmware-changed', 'device firmware changed', 'note'),
+    fact('disconnect', 'USB disconnect, device number %d', 'disconnect'),
+    fact('serial', '%s: %s', 'serial', { args: [['SerialNumber'], 'data'], fields: { serial: 1 } }),
+    fact('device-string', '%s: %s', 'note', { args: [['Product', 'Manufacturer'], 'data'] }),
+    fact('device-found', 'New USB device found, idVendor=%04x, idProduct=%04x, bcdDevice=%2x.%02x', 'note'),
+    fact('device-found-old', 'New USB device found, idVendor=%04x, idProduct=%04x', 'note'),
+    fact('device-strings', 'New USB device strings: Mfr=%d, Product=%d, SerialNumber=%d', 'note'),
+    fact('string-descriptor-0', 'string descriptor 0 read error: %d', 'note'),
+    cause('clear-tt', 'clear tt %d (%04x) error %d', 'hub-error'),
+    cause('bus-powered-hub', "can't connect bus-powered hub to this port", 'power-budget'),
+    cause('config-over-power', 'new config #%d exceeds power limit by %dmA', 'power-budget'),
+    cause('rejected-bus-power', 'rejected %d configuration%s due to insufficient available bus power', 'power-budget', { args: [['', 's']] }),
+    consequence('no-configuration', 'no configuration chosen from %d choice%s', 'enumeration-failed', { args: [['', 's']] }),
     // --- Bandwidth and resources: the controller refusing what a device asks.
-    {
-      id: 'bandwidth-device',
-      format: 'Not enough bandwidth for new device state.',
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'resources-device',
-      format: 'Not enough host controller resources for new device state.',
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'bandwidth-altsetting',
-      format: 'Not enough bandwidth for altsetting %d',
-      ...consequence('controller-limit'),
-    },
-    {
-      id: 'device-not-responding-setup',
-      format: 'Device not responding to setup %s.',
-      args: [['address', 'context']],
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'incompatible-setup',
-      format: 'ERROR: Incompatible device for setup %s command',
-      args: [['address', 'context']],
-      ...cause('enumeration-failed'),
-    },
-    {
-      id: 'incompatible-configure',
-      format: 'ERROR: Incompatible device for endpoint configure command.',
-      ...cause('enumeration-failed'),
-    },
+    cause('bandwidth-device', 'Not enough bandwidth for new device state.', 'controller-limit'),
+    cause('resources-device', 'Not enough host controller resources for new device state.', 'controller-limit'),
+    consequence('bandwidth-altsetting', 'Not enough bandwidth for altsetting %d', 'controller-limit'),
+    cause('device-not-responding-setup', 'Device not responding to setup %s.', 'enumeration-failed', { args: [['address', 'context']] }),
+    cause('incompatible-setup', 'ERROR: Incompatible device for setup %s command', 'enumeration-failed', { args: [['address', 'context']] }),
+    cause('incompatible-configure', 'ERROR: Incompatible device for endpoint configure command.', 'enumeration-failed'),
   ]),
   // --- A hub's port ("usb 1-1-port3:"), the wording of 4.9 on.
   ...named('port', [
-    {
-      id: 'port-cannot-reset',
-      format: 'cannot %sreset (err = %d)',
-      args: [['', 'warm ']],
-      ...cause('hub-port-error'),
-    },
-    {
-      id: 'port-cannot-enable',
-      format: 'Cannot enable. Maybe the USB cable is bad?',
-      ...cause('hub-port-error'),
-      // 7.2 rate-limits it over all ports (10 in 5 s): the rest are dropped, counted only on a line that names no port.
-    },
-    {
-      id: 'port-cannot-disable',
-      format: 'cannot disable (err = %d)',
-      ...cause('hub-port-error'),
-    },
-    {
-      id: 'port-connect-debounce',
-      format: 'connect-debounce failed',
-      ...cause('hub-port-error'),
-    },
-    {
-      id: 'port-emi',
-      format: 'disabled by hub (EMI?), re-enabling...',
-      ...cause('hub-port-error'),
-    },
-    {
-      id: 'port-config-error',
-      format: 'config error',
-      ...cause('hub-port-error'),
-    },
-    {
-      id: 'port-over-current',
-      format: 'over-current condition',
-      ...cause('over-current'),
-    },
-    {
-      id: 'port-over-current-change',
-      format: 'over-current change #%u',
-      ...fact('note'),
-    },
-    {
-      id: 'port-over-current-change-old',
-      format: 'over-current change',
-      ...fact('note'),
-    },
-    {
-      id: 'port-over-budget',
-      format: '%dmA is over %umA budget!',
-      ...cause('power-budget'),
-    },
-    {
-      id: 'port-unable-to-enumerate',
-      format: 'unable to enumerate USB device',
-      ...consequence('enumeration-failed'),
-    },
-    {
-      id: 'port-power-cycle',
-      format: 'attempt power cycle',
-      ...consequence('enumeration-failed'),
-    },
-    {
-      id: 'port-cannot-allocate',
-      format: "couldn't allocate usb_device",
-      ...consequence('controller-limit'),
-    },
+    cause('port-cannot-reset', 'cannot %sreset (err = %d)', 'hub-port-error', { args: [['', 'warm ']] }),
+    // 7.2 rate-limits it over all ports (10 in 5 s): the rest are dropped, counted only on a line that names no port.
+    cause('port-cannot-enable', 'Cannot enable. Maybe the USB cable is bad?', 'hub-port-error'),
+    cause('port-cannot-disable', 'cannot disable (err = %d)', 'hub-port-error'),
+    cause('port-connect-debounce', 'connect-debounce failed', 'hub-port-error'),
+    cause('port-emi', 'disabled by hub (EMI?), re-enabling...', 'hub-port-error'),
+    cause('port-config-error', 'config error', 'hub-port-error'),
+    cause('port-over-current', 'over-current condition', 'over-current'),
+    fact('port-over-current-change', 'over-current change #%u', 'note'),
+    fact('port-over-current-change-old', 'over-current change', 'note'),
+    cause('port-over-budget', '%dmA is over %umA budget!', 'power-budget'),
+    consequence('port-unable-to-enumerate', 'unable to enumerate USB device', 'enumeration-failed'),
+    consequence('port-power-cycle', 'attempt power cycle', 'enumeration-failed'),
+    consequence('port-cannot-allocate', "couldn't allocate usb_device", 'controller-limit'),
   ]),
   // --- A hub's port, the wordings of 3.x kernels: the hub's interface names the port.
   ...named('hub', [
-    {
-      id: 'hub-cannot-reset-port',
-      format: 'cannot reset port %d (err = %d)',
-      ...cause('hub-port-error'),
-      fields: { port: 0 },
-    },
-    {
-      id: 'hub-cannot-enable-port',
-      format: 'Cannot enable port %i.  Maybe the USB cable is bad?',
-      ...cause('hub-port-error'),
-      fields: { port: 0 },
-    },
-    {
-      id: 'hub-cannot-disable-port',
-      format: 'cannot disable port %d (err = %d)',
-      ...cause('hub-port-error'),
-      fields: { port: 0 },
-    },
-    {
-      id: 'hub-connect-debounce',
-      format: 'connect-debounce failed, port %d disabled',
-      ...cause('hub-port-error'),
-      fields: { port: 0 },
-    },
-    {
-      id: 'hub-emi',
-      format: 'port %i disabled by hub (EMI?), re-enabling...',
-      ...cause('hub-port-error'),
-      fields: { port: 0 },
-    },
-    {
-      id: 'hub-over-current-port',
-      format: 'over-current condition on port %d',
-      ...cause('over-current'),
-      fields: { port: 0 },
-    },
-    {
-      id: 'hub-over-current-change-port',
-      format: 'over-current change on port %d',
-      ...cause('over-current'),
-      fields: { port: 0 },
-    },
-    {
-      id: 'hub-unable-to-enumerate-port',
-      format: 'unable to enumerate USB device on port %d',
-      ...consequence('enumeration-failed'),
-      fields: { port: 0 },
-    },
+    cause('hub-cannot-reset-port', 'cannot reset port %d (err = %d)', 'hub-port-error', { fields: { port: 0 } }),
+    cause('hub-cannot-enable-port', 'Cannot enable port %i.  Maybe the USB cable is bad?', 'hub-port-error', { fields: { port: 0 } }),
+    cause('hub-cannot-disable-port', 'cannot disable port %d (err = %d)', 'hub-port-error', { fields: { port: 0 } }),
+    cause('hub-connect-debounce', 'connect-debounce failed, port %d disabled', 'hub-port-error', { fields: { port: 0 } }),
+    cause('hub-emi', 'port %i disabled by hub (EMI?), re-enabling...', 'hub-port-error', { fields: { port: 0 } }),
+    cause('hub-over-current-port', 'over-current condition on port %d', 'over-current', { fields: { port: 0 } }),
+    cause('hub-over-current-change-port', 'over-current change on port %d', 'over-current', { fields: { port: 0 } }),
+    consequence('hub-unable-to-enumerate-port', 'unable to enumerate USB device on port %d', 'enumeration-failed', { fields: { port: 0 } }),
     // --- The hub itself ("hub 1-1:1.0:"): no port named.
-    {
-      id: 'hub-port-status',
-      format: '%s failed (err = %d)',
-      args: [['hub_ext_port_status', 'hub_port_status']],
-      ...cause('hub-error'),
-    },
-    {
-      id: 'hub-hub-status',
-      format: '%s failed (err = %d)',
-      args: [['hub_hub_status']],
-      ...cause('hub-error'),
-    },
-    {
-      id: 'hub-get-status',
-      format: 'get_hub_status failed',
-      ...consequence('hub-error'),
-    },
-    {
-      id: 'hub-over-current',
-      format: 'over-current condition',
-      ...cause('over-current'),
-    },
-    {
-      id: 'hub-over-budget',
-      format: '%dmA over power budget!',
-      ...cause('power-budget'),
-    },
-    {
-      id: 'hub-insufficient-power',
-      format: 'insufficient power available to use all downstream ports',
-      ...cause('power-budget'),
-    },
-    {
-      id: 'hub-activate',
-      format: 'activate --> %d',
-      ...cause('hub-error'),
-    },
-    {
-      id: 'hub-resubmit',
-      format: 'resubmit --> %d',
-      ...cause('hub-error'),
-    },
-    {
-      id: 'hub-config-failed',
-      format: 'config failed, %s (err %d)',
-      args: ['data'],
-      ...cause('hub-error'),
-    },
-    {
-      id: 'hub-depth',
-      format: 'set hub depth failed',
-      ...cause('hub-error'),
-    },
-    {
-      id: 'hub-too-deep',
-      format: 'Unsupported bus topology: hub nested too deep',
-      ...cause('hub-error'),
-    },
-    {
-      id: 'hub-bad-descriptor',
-      format: 'bad descriptor, ignoring hub',
-      ...cause('hub-error'),
-    },
+    cause('hub-port-status', '%s failed (err = %d)', 'hub-error', { args: [['hub_ext_port_status', 'hub_port_status']] }),
+    cause('hub-hub-status', '%s failed (err = %d)', 'hub-error', { args: [['hub_hub_status']] }),
+    consequence('hub-get-status', 'get_hub_status failed', 'hub-error'),
+    cause('hub-over-current', 'over-current condition', 'over-current'),
+    cause('hub-over-budget', '%dmA over power budget!', 'power-budget'),
+    cause('hub-insufficient-power', 'insufficient power available to use all downstream ports', 'power-budget'),
+    cause('hub-activate', 'activate --> %d', 'hub-error'),
+    cause('hub-resubmit', 'resubmit --> %d', 'hub-error'),
+    cause('hub-config-failed', 'config failed, %s (err %d)', 'hub-error', { args: ['data'] }),
+    cause('hub-depth', 'set hub depth failed', 'hub-error'),
+    cause('hub-too-deep', 'Unsupported bus topology: hub nested too deep', 'hub-error'),
+    cause('hub-bad-descriptor', 'bad descriptor, ignoring hub', 'hub-error'),
   ]),
   // --- The host controller.
   ...named('controller', [
-    {
-      id: 'bus-registered',
-      format: 'new USB bus registered, assigned bus number %d',
-      ...fact('bus-registered'),
-      fields: { bus: 0 },
-    },
-    {
-      id: 'hcd-remove',
-      format: 'remove, state %x',
-      ...fact('controller-removed'),
-    },
-    {
-      id: 'bus-deregistered',
-      format: 'USB bus %d deregistered',
-      ...fact('note'),
-    },
-    {
-      id: 'hc-died',
-      format: 'HC died; cleaning up',
-      ...cause('controller-died'),
-    },
+    fact('bus-registered', 'new USB bus registered, assigned bus number %d', 'bus-registered', { fields: { bus: 0 } }),
+    fact('hcd-remove', 'remove, state %x', 'controller-removed'),
+    fact('bus-deregistered', 'USB bus %d deregistered', 'note'),
+    cause('hc-died', 'HC died; cleaning up', 'controller-died'),
   ]),
   ...named('xhci', [
-    {
-      id: 'xhci-assume-dead',
-      format: 'xHCI host controller not responding, assume dead',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-stop-endpoint',
-      format: 'xHCI host not responding to stop endpoint command',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-stop-endpoint-old',
-      format: 'xHCI host not responding to stop endpoint command.',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-dying-old',
-      format: 'Assuming host is dying, halting host.',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-abort-ring',
-      format: 'Abort failed to stop command ring: %d',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-stopped-ring-old',
-      format: 'Stopped the command ring failed, maybe the host is dead',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-host-system-error',
-      format: 'WARNING: Host System Error',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-halt-failed',
-      format: 'Host halt failed, %d',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-reset-failed',
-      format: 'Host not accessible, reset failed.',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-removed',
-      format: 'Host controller not accessible, removed?',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-not-halted',
-      format: 'Host controller not halted, aborting reset.',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-start-timeout',
-      format: 'Host took too long to start, waited %u microseconds.',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'xhci-resume-reinit',
-      format: 'xHC error in resume, USBSTS 0x%x, Reinit',
-      ...cause('controller-error'),
-    },
-    {
-      id: 'xhci-not-accessible',
-      format: "Can't queue command, xHC not accessible",
-      ...consequence('controller-died'),
-    },
-    {
-      id: 'xhci-not-running',
-      format: 'xHC is not running.',
-      ...consequence('controller-died'),
-    },
-    {
-      id: 'xhci-setup-timeout',
-      format: 'Timeout while waiting for setup device command',
-      ...cause('controller-error'),
-    },
-    {
-      id: 'xhci-configure-timeout',
-      format: 'Timeout while waiting for configure endpoint command',
-      ...cause('controller-error'),
-    },
-    {
-      id: 'xhci-evaluate-timeout',
-      format: 'Timeout while waiting for evaluate context command',
-      ...cause('controller-error'),
-    },
-    {
-      id: 'xhci-reset-device-timeout',
-      // "Timeout while waiting for reset device command" is the wording of 3.x logs; no kernel read prints it.
-      format: 'Timeout waiting for reset device command',
-      ...cause('controller-error'),
-    },
-    {
-      id: 'xhci-slot-none-left',
-      format: 'Error while assigning device slot ID: %s',
-      args: [['No Slots Available Error']],
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'xhci-slot-other',
-      format: 'Error while assigning device slot ID: %s',
-      args: ['data'],
-      ...consequence('controller-limit'),
-    },
-    {
-      id: 'xhci-slot',
-      format: 'Error while assigning device slot ID',
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'xhci-max-devices',
-      format: 'Max number of devices this xHCI host supports is %u.',
-      ...consequence('controller-limit'),
-    },
-    {
-      id: 'xhci-endpoint-contexts',
-      format: 'Not enough host resources, active endpoint contexts = %u',
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'xhci-alloc-virt-device',
-      format: 'Could not allocate xHCI USB device data structures',
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'xhci-bandwidth-tt',
-      format: 'Not enough bandwidth on HS bus for newly activated TT.',
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'xhci-bandwidth-table',
-      format: 'Not enough bandwidth. Proposed: %u, Max: %u',
-      ...cause('controller-limit'),
-    },
-    {
-      id: 'xhci-bandwidth',
-      format: 'Not enough bandwidth',
-      ...consequence('controller-limit'),
-    },
-    {
-      id: 'xhci-setup-error',
-      format: 'Setup ERROR: setup %s command for slot %d.',
-      args: [['address', 'context']],
-      ...consequence('enumeration-failed'),
-    },
-    {
-      id: 'xhci-busted',
-      format: 'ERROR Unknown event condition %u for slot %u ep %u , HC probably busted',
-      ...cause('controller-error'),
-    },
+    cause('xhci-assume-dead', 'xHCI host controller not responding, assume dead', 'controller-died'),
+    cause('xhci-stop-endpoint', 'xHCI host not responding to stop endpoint command', 'controller-died'),
+    cause('xhci-stop-endpoint-old', 'xHCI host not responding to stop endpoint command.', 'controller-died'),
+    cause('xhci-dying-old', 'Assuming host is dying, halting host.', 'controller-died'),
+    cause('xhci-abort-ring', 'Abort failed to stop command ring: %d', 'controller-died'),
+    cause('xhci-stopped-ring-old', 'Stopped the command ring failed, maybe the host is dead', 'controller-died'),
+    cause('xhci-host-system-error', 'WARNING: Host System Error', 'controller-died'),
+    cause('xhci-halt-failed', 'Host halt failed, %d', 'controller-died'),
+    cause('xhci-reset-failed', 'Host not accessible, reset failed.', 'controller-died'),
+    cause('xhci-removed', 'Host controller not accessible, removed?', 'controller-died'),
+    cause('xhci-not-halted', 'Host controller not halted, aborting reset.', 'controller-died'),
+    cause('xhci-start-timeout', 'Host took too long to start, waited %u microseconds.', 'controller-died'),
+    cause('xhci-resume-reinit', 'xHC error in resume, USBSTS 0x%x, Reinit', 'controller-error'),
+    consequence('xhci-not-accessible', "Can't queue command, xHC not accessible", 'controller-died'),
+    consequence('xhci-not-running', 'xHC is not running.', 'controller-died'),
+    cause('xhci-setup-timeout', 'Timeout while waiting for setup device command', 'controller-error'),
+    cause('xhci-configure-timeout', 'Timeout while waiting for configure endpoint command', 'controller-error'),
+    cause('xhci-evaluate-timeout', 'Timeout while waiting for evaluate context command', 'controller-error'),
+    // "Timeout while waiting for reset device command" is the wording of 3.x logs; no kernel read prints it.
+    cause('xhci-reset-device-timeout', 'Timeout waiting for reset device command', 'controller-error'),
+    cause('xhci-slot-none-left', 'Error while assigning device slot ID: %s', 'controller-limit', { args: [['No Slots Available Error']] }),
+    consequence('xhci-slot-other', 'Error while assigning device slot ID: %s', 'controller-limit', { args: ['data'] }),
+    cause('xhci-slot', 'Error while assigning device slot ID', 'controller-limit'),
+    consequence('xhci-max-devices', 'Max number of devices this xHCI host supports is %u.', 'controller-limit'),
+    cause('xhci-endpoint-contexts', 'Not enough host resources, active endpoint contexts = %u', 'controller-limit'),
+    cause('xhci-alloc-virt-device', 'Could not allocate xHCI USB device data structures', 'controller-limit'),
+    cause('xhci-bandwidth-tt', 'Not enough bandwidth on HS bus for newly activated TT.', 'controller-limit'),
+    cause('xhci-bandwidth-table', 'Not enough bandwidth. Proposed: %u, Max: %u', 'controller-limit'),
+    consequence('xhci-bandwidth', 'Not enough bandwidth', 'controller-limit'),
+    consequence('xhci-setup-error', 'Setup ERROR: setup %s command for slot %d.', 'enumeration-failed', { args: [['address', 'context']] }),
+    cause('xhci-busted', 'ERROR Unknown event condition %u for slot %u ep %u , HC probably busted', 'controller-error'),
   ]),
-  ...named('ehci', [
-    {
-      id: 'ehci-fatal',
-      format: 'fatal error',
-      ...cause('controller-died'),
-    },
-  ]),
+  ...named('ehci', [cause('ehci-fatal', 'fatal error', 'controller-died')]),
   ...named('ohci', [
-    {
-      id: 'ohci-unrecoverable',
-      format: 'OHCI Unrecoverable Error, disabled',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'ohci-done-head',
-      format: 'HcDoneHead not written back; disabled',
-      ...cause('controller-died'),
-    },
-    {
-      id: 'ohci-frame-counter',
-      format: 'frame counter not updating; disabled',
-      ...cause('controller-died'),
-    },
+    cause('ohci-unrecoverable', 'OHCI Unrecoverable Error, disabled', 'controller-died'),
+    cause('ohci-done-head', 'HcDoneHead not written back; disabled', 'controller-died'),
+    cause('ohci-frame-counter', 'frame counter not updating; disabled', 'controller-died'),
   ]),
 ];
