@@ -6,6 +6,7 @@
 // strings, lists, ports, hubs, controllers and links are capped (least recently seen first), and boundRecord keeps the
 // whole under MAX_RECORD_BYTES, so the file written is always one that reads back.
 import { dropUndefined } from '../../util/drop-undefined.js';
+import { usbBus } from '../../util/usb-path.js';
 import { FAILURE_KINDS, type UsbEvent, type UsbEventKind } from './classify.js';
 
 const KEEP_DAYS = 7;
@@ -334,53 +335,70 @@ function capByAge(table: Record<string, { seenAt: number }>, max: number): void 
 /** A record read back, rebuilt from what is valid in it (a hand-edited or cut file loses only those entries); undefined if nothing is. */
 export function recordFrom(value: unknown): PortRecord | undefined {
   if (!isObject(value) || !isObject(value.ports) || !isObject(value.controllers)) return undefined;
-  const record = emptyRecord();
-  for (const [port, entry] of Object.entries(value.ports)) {
-    if (!/^\d+-\d+(?:\.\d+)*$/.test(port) || !isObject(entry) || !isObject(entry.days)) continue;
-    const days: Record<string, PortDay> = {};
-    for (const [day, d] of Object.entries(entry.days)) {
-      if (!DAY.test(day) || !isObject(d)) continue;
-      const linked = strings(d.linked);
-      days[day] = { failures: counts(d.failures), serials: strings(d.serials), failingSerials: strings(d.failingSerials), ...(linked.length && { linked }) };
-    }
-    record.ports[port] = dropUndefined({
-      days,
-      seenAt: number(entry.seenAt) ?? 0,
-      serial: typeof entry.serial === 'string' && entry.serial.length <= MAX_SERIAL_CHARS ? entry.serial : undefined,
-      lastFailureAt: number(entry.lastFailureAt),
-    });
-  }
-  for (const [name, entry] of Object.entries(isObject(value.hubs) ? value.hubs : {})) {
-    if (!/^(?:usb\d+|\d+-\d+(?:\.\d+)*)$/.test(name) || !isObject(entry) || !isObject(entry.days)) continue;
-    record.hubs[name] = { days: dayCounts(entry.days), seenAt: number(entry.seenAt) ?? 0 };
-  }
-  for (const [name, entry] of Object.entries(value.controllers)) {
-    if (!isObject(entry) || !isObject(entry.days)) continue;
-    const after: Record<string, number> = {};
-    for (const [day, n] of Object.entries(isObject(entry.after) ? entry.after : {})) {
-      const value = number(n);
-      if (DAY.test(day) && value !== undefined && value > 0) after[day] = Math.floor(value);
-    }
-    record.controllers[name] = dropUndefined({
-      days: dayCounts(entry.days),
-      seenAt: number(entry.seenAt) ?? 0,
-      after: Object.keys(after).length ? after : undefined,
-      deadSince: number(entry.deadSince),
-      diedBy: typeof entry.diedBy === 'string' && entry.diedBy.length <= 120 ? entry.diedBy : undefined,
-      removedSince: number(entry.removedSince),
-    });
-  }
-  for (const [bus, controller] of Object.entries(isObject(value.buses) ? value.buses : {}))
-    if (/^\d{1,3}$/.test(bus) && typeof controller === 'string') record.buses[bus] = controller;
-  for (const [udid, links] of Object.entries(isObject(value.links) ? value.links : {})) {
-    if (!Array.isArray(links) || udid.length > MAX_SERIAL_CHARS) continue;
-    const kept: PortLink[] = [];
-    for (const link of links.slice(-LINKS_PER_PHONE)) {
-      if (!isObject(link) || typeof link.port !== 'string' || !/^\d+-\d+(?:\.\d+)*$/.test(link.port) || number(link.at) === undefined) continue;
-      kept.push({ port: link.port, at: number(link.at)!, serials: strings(link.serials) });
-    }
-    if (kept.length) record.links[udid] = kept;
-  }
+  const isDay = (day: string) => DAY.test(day);
+  const record: PortRecord = {
+    ports: valid(
+      value.ports,
+      (port) => usbBus(port) !== undefined,
+      (entry) =>
+        isObject(entry) && isObject(entry.days)
+          ? dropUndefined({
+              days: valid(entry.days, isDay, (d) => {
+                if (!isObject(d)) return undefined;
+                const linked = strings(d.linked);
+                return {
+                  failures: counts(d.failures),
+                  serials: strings(d.serials),
+                  failingSerials: strings(d.failingSerials),
+                  ...(linked.length && { linked }),
+                };
+              }),
+              seenAt: number(entry.seenAt) ?? 0,
+              serial: typeof entry.serial === 'string' && entry.serial.length <= MAX_SERIAL_CHARS ? entry.serial : undefined,
+              lastFailureAt: number(entry.lastFailureAt),
+            })
+          : undefined,
+    ),
+    hubs: valid(
+      value.hubs,
+      (name) => /^(?:usb\d+|\d+-\d+(?:\.\d+)*)$/.test(name),
+      (entry) => (isObject(entry) && isObject(entry.days) ? { days: valid(entry.days, isDay, counts), seenAt: number(entry.seenAt) ?? 0 } : undefined),
+    ),
+    controllers: valid(
+      value.controllers,
+      () => true,
+      (entry) => {
+        if (!isObject(entry) || !isObject(entry.days)) return undefined;
+        const after = valid(entry.after, isDay, positive);
+        return dropUndefined({
+          days: valid(entry.days, isDay, counts),
+          seenAt: number(entry.seenAt) ?? 0,
+          after: Object.keys(after).length ? after : undefined,
+          deadSince: number(entry.deadSince),
+          diedBy: typeof entry.diedBy === 'string' && entry.diedBy.length <= 120 ? entry.diedBy : undefined,
+          removedSince: number(entry.removedSince),
+        });
+      },
+    ),
+    buses: valid(
+      value.buses,
+      (bus) => /^\d{1,3}$/.test(bus),
+      (controller) => (typeof controller === 'string' ? controller : undefined),
+    ),
+    links: valid(
+      value.links,
+      (udid) => udid.length <= MAX_SERIAL_CHARS,
+      (links) => {
+        const kept = (Array.isArray(links) ? links.slice(-LINKS_PER_PHONE) : []).flatMap((link) => {
+          const at = isObject(link) ? number(link.at) : undefined;
+          return isObject(link) && typeof link.port === 'string' && usbBus(link.port) !== undefined && at !== undefined
+            ? [{ port: link.port, at, serials: strings(link.serials) }]
+            : [];
+        });
+        return kept.length ? kept : undefined;
+      },
+    ),
+  };
   const links = Object.keys(record.links);
   for (const udid of links.slice(0, Math.max(0, links.length - MAX_LINKS))) delete record.links[udid];
   capByAge(record.ports, MAX_PORTS);
@@ -392,9 +410,13 @@ export function recordFrom(value: unknown): PortRecord | undefined {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-function dayCounts(days: Record<string, unknown>): Record<string, FailureCounts> {
-  const out: Record<string, FailureCounts> = {};
-  for (const [day, d] of Object.entries(days)) if (DAY.test(day)) out[day] = counts(d);
+/** The entries of an object whose key passes `key` and whose value `read` makes something of. */
+function valid<T>(value: unknown, key: (name: string) => boolean, read: (value: unknown) => T | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [name, v] of isObject(value) ? Object.entries(value) : []) {
+    const got = key(name) ? read(v) : undefined;
+    if (got !== undefined) out[name] = got;
+  }
   return out;
 }
 
@@ -406,13 +428,14 @@ function number(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** A count: a finite number above 0, whole. */
+function positive(value: unknown): number | undefined {
+  const n = number(value);
+  return n !== undefined && n > 0 ? Math.floor(n) : undefined;
+}
+
 function counts(value: unknown): FailureCounts {
-  const out: FailureCounts = {};
-  if (!isObject(value)) return out;
-  for (const [kind, n] of Object.entries(value)) {
-    if (FAILURE_KINDS.has(kind as UsbEventKind) && typeof n === 'number' && Number.isFinite(n) && n > 0) out[kind as UsbEventKind] = Math.floor(n);
-  }
-  return out;
+  return valid(value, (kind) => FAILURE_KINDS.has(kind as UsbEventKind), positive);
 }
 
 function strings(value: unknown): string[] {
