@@ -271,14 +271,7 @@ function count(counts: FailureCounts, kind: UsbEventKind): void {
 /** Drops the days older than KEEP_DAYS before `now`, and the ports, hubs and controllers left without any. */
 export function pruneRecord(record: PortRecord, now: number): void {
   const oldest = dayOf(now - (KEEP_DAYS - 1) * 86_400_000);
-  for (const table of tables(record)) {
-    for (const [name, entry] of Object.entries(table)) {
-      for (const day of Object.keys(entry.days)) if (day < oldest) delete entry.days[day];
-      for (const day of Object.keys(entry.after ?? {})) if (day < oldest) delete entry.after![day];
-      // A controller standing dead is kept: its death is its state, not only its count.
-      if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined && entry.removedSince === undefined) delete table[name];
-    }
-  }
+  dropDays(record, oldest);
   for (const [udid, links] of Object.entries(record.links)) {
     const kept = links.filter((l) => dayOf(l.at) >= oldest);
     if (kept.length) record.links[udid] = kept;
@@ -292,17 +285,24 @@ function tables(record: PortRecord): Array<Record<string, Dated>> {
   return [record.ports, record.hubs, record.controllers] as Array<Record<string, Dated>>;
 }
 
+/** Drops the days before `first` from the ports, hubs and controllers, and those left without any. */
+function dropDays(record: PortRecord, first: string): void {
+  for (const table of tables(record)) {
+    for (const [name, entry] of Object.entries(table)) {
+      for (const day of Object.keys(entry.days)) if (day < first) delete entry.days[day];
+      for (const day of Object.keys(entry.after ?? {})) if (day < first) delete entry.after![day];
+      // A controller standing dead, or being removed, is kept: that is its state, not only its count.
+      if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined && entry.removedSince === undefined) delete table[name];
+    }
+  }
+}
+
 /** Keeps the record within `maxBytes` of JSON: its oldest days first, then, when today alone is over, the least recently seen ports. */
 export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): void {
   if (bytesOf(record) <= maxBytes) return;
   const days = [...new Set(tables(record).flatMap((t) => Object.values(t).flatMap((e) => Object.keys(e.days))))].sort();
-  for (const day of days.slice(0, -1)) {
-    for (const table of tables(record))
-      for (const [name, entry] of Object.entries(table)) {
-        delete entry.days[day];
-        if (entry.after) delete entry.after[day];
-        if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined) delete table[name];
-      }
+  for (const next of days.slice(1)) {
+    dropDays(record, next);
     if (bytesOf(record) <= maxBytes) return;
   }
   // Today alone is over: the ports seen longest ago go, each counted at its `"name":{...}` size, never more than it frees.
