@@ -9,6 +9,7 @@ import { hubPortsOf } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
 import type { CheckResult } from '../doctor/checklist.js';
 import { ask, HUB_SOCKET } from './client.js';
+import { optionOf } from './request.js';
 import { docPath } from '../util/package.js';
 
 /** The client's program name, as the package installs it. */
@@ -25,8 +26,7 @@ function helperSocketOf(settings: HelperSettings) {
   const words = settings.recovery.powerCycleCommand.split(/\s+/).filter(Boolean);
   const used = settings.recovery.powerCycle || chargeWaysOf(settings.charge.ways).some((w) => w.way === 'uhubctl');
   if (!used || basename(words[0] ?? '') !== CLIENT_NAME) return undefined;
-  const at = words.indexOf('--socket');
-  return at >= 0 && words[at + 1] ? words[at + 1] : HUB_SOCKET;
+  return optionOf(words, '--socket') || HUB_SOCKET;
 }
 
 export async function hubHelperItems(settings: HelperSettings, timeoutMs = 10_000): Promise<CheckResult[]> {
