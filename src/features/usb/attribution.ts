@@ -55,17 +55,17 @@ interface PortView {
 
 /** `now`: wall ms, the window is this UTC day and the one before; the controller of a bus is sysfs's (its usbN link), else the kernel's bus lines', else "bus N". */
 export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }): Verdict[] {
-  const controllerOf = (bus: number): string => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
+  const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
   const days = windowOf(now);
   const ports = portViews(record, days);
   const byPort = [...ports].sort((a, b) => a.port.localeCompare(b.port));
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
-  const claim = (v: Verdict): void => {
+  const claim = (v: Verdict) => {
     verdicts.push(v);
     for (const p of v.ports) covered.add(p);
   };
-  const open = (views: PortView[]): PortView[] => views.filter((v) => !covered.has(v.port));
+  const open = (views: PortView[]) => views.filter((v) => !covered.has(v.port));
   const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumDays(entry.days, days)]));
   const portsOf = groupBy(ports, (v) => hubOfPort(v.port));
 
@@ -190,13 +190,13 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   return verdicts;
 }
 
-function sortedPorts(views: readonly PortView[]): string[] {
+function sortedPorts(views: readonly PortView[]) {
   return views.map((v) => v.port).sort();
 }
 
-const byName = ([a]: [string, unknown], [b]: [string, unknown]): number => a.localeCompare(b);
+const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompare(b);
 
-function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string): Map<string, V[]> {
+function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string) {
   const out = new Map<string, V[]>();
   for (const v of values) push(out, keyOf(v), v);
   return out;
@@ -221,7 +221,7 @@ function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts
   const sum: FailureCounts = {};
   for (const [day, value] of Object.entries(byDay)) {
     if (!days.has(day)) continue;
-    const counts: FailureCounts = 'failures' in value ? value.failures : value;
+    const counts = 'failures' in value ? value.failures : value;
     for (const [kind, n] of Object.entries(counts) as Array<[UsbEventKind, number]>) sum[kind] = (sum[kind] ?? 0) + n;
   }
   return sum;
@@ -239,7 +239,7 @@ export const LABELS: Partial<Record<UsbEventKind, [string, string]>> = {
 };
 
 /** "14 enumeration failures and 2 resets". */
-export function describe(failures: FailureCounts): string {
+export function describe(failures: FailureCounts) {
   const parts = (Object.entries(failures) as Array<[UsbEventKind, number]>)
     .filter(([kind, n]) => n > 0 && LABELS[kind])
     .sort(([, a], [, b]) => b - a)
@@ -247,11 +247,11 @@ export function describe(failures: FailureCounts): string {
   return parts.length <= 1 ? (parts[0] ?? 'failures') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}`;
 }
 
-function times(n: number): string {
+function times(n: number) {
   return n === 1 ? 'once' : `${n} times`;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);

@@ -50,7 +50,7 @@ for (const entry of KERNEL_MESSAGES)
  * kernel's words before the colon), TEXT matching an entry's format whole: a device string inside it is matched only as
  * the data of the line that prints it.
  */
-export function classifyUsbLine(text: string): UsbEvent | undefined {
+export function classifyUsbLine(text: string) {
   const head = /^(\S+) (\S+): (.*)$/s.exec(text.replace(/\s+$/, ''));
   if (!head) return undefined;
   const [, driver, name, message] = head as unknown as [string, string, string, string];
@@ -72,7 +72,7 @@ export function classifyUsbLine(text: string): UsbEvent | undefined {
 const PORT_PATH = /^\d+-\d+(?:\.\d+)*$/;
 
 /** The first entry of these groups whose format the message matches, as an event on `on`. */
-function match(groups: readonly Named[], message: string, on: { port?: string; hub?: string; controller?: string }): UsbEvent | undefined {
+function match(groups: readonly Named[], message: string, on: { port?: string; hub?: string; controller?: string }) {
   for (const group of groups) {
     for (const { entry, pattern } of BY_NAMED.get(group) ?? []) {
       const m = pattern.exec(message);
@@ -87,8 +87,8 @@ function match(groups: readonly Named[], message: string, on: { port?: string; h
   return undefined;
 }
 
-function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: string; hub?: string; controller?: string }): UsbEvent {
-  const field = (name: keyof NonNullable<KernelMessage['fields']>): string | undefined => {
+function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: string; hub?: string; controller?: string }) {
+  const field = (name: keyof NonNullable<KernelMessage['fields']>) => {
     const i = entry.fields?.[name];
     return i === undefined ? undefined : values[i];
   };
@@ -110,26 +110,26 @@ function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: s
 }
 
 /** The port path a port device's name stands for: "usb1-port6" is root port 6 of bus 1 ("1-6"), "1-1.3-port1" port 1 of hub 1-1.3. */
-function portDeviceOf(name: string): string | undefined {
+function portDeviceOf(name: string) {
   const rootPort = /^usb(\d+)-port(\d+)$/.exec(name);
   const hubPort = /^(\d+-\d+(?:\.\d+)*)-port(\d+)$/.exec(name);
   return rootPort ? `${rootPort[1]}-${rootPort[2]}` : hubPort ? `${hubPort[1]}.${hubPort[2]}` : undefined;
 }
 
 /** Port N of a hub: "1-0" is bus 1's root hub, so its port 3 is "1-3"; hub "1-1"'s port 3 is "1-1.3". */
-function childPort(hub: string, port: string): string {
+function childPort(hub: string, port: string) {
   const root = /^(\d+)-0$/.exec(hub);
   return root ? `${root[1]}-${port}` : `${hub}.${port}`;
 }
 
 /** A hub by the name hubOfPort gives it: a root hub "1-0" is "usb1". */
-function hubName(hub: string): string {
+function hubName(hub: string) {
   const root = /^(\d+)-0$/.exec(hub);
   return root ? `usb${root[1]}` : hub;
 }
 
 /** The bus number of a port path ("1-1.4.2" -> 1). */
-export function busOf(port: string): number {
+export function busOf(port: string) {
   return Number(port.slice(0, port.indexOf('-')));
 }
 
@@ -138,7 +138,7 @@ export function busOf(port: string): number {
  * below 480 on a port of 480 or more has fallen back: the cable or a worn plug. A phone at 480 on a SuperSpeed hub is
  * not judged: most phones are USB 2 devices, so sysfs cannot tell a USB 2 cable on a USB 3 phone.
  */
-export function speedFallback(port: string, phoneMbps: number, portMbps: number): string | undefined {
+export function speedFallback(port: string, phoneMbps: number, portMbps: number) {
   if (!(phoneMbps > 0) || !(portMbps > 0) || phoneMbps >= portMbps || phoneMbps >= 480) return undefined;
   return `port ${port}: phone at ${phoneMbps} Mb/s on a ${portMbps} Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first`;
 }

@@ -57,7 +57,7 @@ export function usbItems(
   phonePorts: readonly string[] = [],
 ): CheckResult[] {
   const phonesPerBus = new Map<number, number>();
-  const count = (bus: number | undefined): void => {
+  const count = (bus: number | undefined) => {
     if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);
   };
   for (const d of devices) count(usbBus(d.usb));

@@ -36,7 +36,7 @@ const JOURNAL =
 export function parseDmesgLine(line: string): KernelLine | undefined {
   let text = line.replace(/\r?\n$/, '');
   let printed = false;
-  const strip = (prefix: RegExp, says = true): void => {
+  const strip = (prefix: RegExp, says = true) => {
     const m = prefix.exec(text);
     if (m) text = text.slice(m[0].length);
     printed ||= m !== null && says;
@@ -50,7 +50,7 @@ export function parseDmesgLine(line: string): KernelLine | undefined {
 }
 
 /** /dev/kmsg's \xNN escapes decoded as the UTF-8 bytes they are (a run of them one character or more); an invalid byte is U+FFFD. */
-function unescapeKmsg(text: string): string {
+function unescapeKmsg(text: string) {
   return text.replace(/(?:\\x[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/\\x/g, ''), 'hex').toString('utf8'));
 }
 
@@ -65,7 +65,7 @@ export function parseKernelLogLine(line: string): KernelLine | undefined {
 }
 
 /** Why the start of a kernel log file is not one (NUL bytes, or none of its first whole lines a kernel line), or undefined. */
-export function notAKernelLog(start: string, lines = 200): string | undefined {
+export function notAKernelLog(start: string, lines = 200) {
   if (start.includes('\0')) return 'it holds NUL bytes: a binary file, not a log';
   // Whole lines only: the last may be cut where the read ended.
   const sample = start

@@ -73,7 +73,7 @@ function whatIsOpen(fd: number): LogSource {
 const YES = /^(?:yes|true|on|1)$/i;
 
 /** The installed unit file and its [Service] settings, the drop-ins' after the unit's (each key's values in order; an empty value resets a list). */
-function installedUnit(dirs: readonly string[]): { file: string; settings: Map<string, string[]> } | undefined {
+function installedUnit(dirs: readonly string[]) {
   for (const dir of dirs) {
     const file = join(dir, UNIT);
     const text = readText(file);
@@ -85,7 +85,7 @@ function installedUnit(dirs: readonly string[]): { file: string; settings: Map<s
   return undefined;
 }
 
-function serviceSettings(text: string, into: Map<string, string[]>): void {
+function serviceSettings(text: string, into: Map<string, string[]>) {
   let section = '';
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -98,7 +98,7 @@ function serviceSettings(text: string, into: Map<string, string[]>): void {
   }
 }
 
-function last(settings: Map<string, string[]>, key: string): string | undefined {
+function last(settings: Map<string, string[]>, key: string) {
   const values = settings.get(key);
   return values?.[values.length - 1];
 }
@@ -128,7 +128,7 @@ function hidingReason(settings: Map<string, string[]>, restricted: boolean): str
   return undefined;
 }
 
-function confFiles(dir: string): string[] {
+function confFiles(dir: string) {
   try {
     return readdirSync(dir)
       .filter((n) => n.endsWith('.conf'))

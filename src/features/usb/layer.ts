@@ -66,7 +66,7 @@ class Cell<V, K = void> {
     return this.kept.get(key)!;
   }
 
-  drop(): void {
+  drop() {
     this.at = -Infinity;
   }
 }
@@ -144,7 +144,7 @@ export class UsbLayer implements UsbEvidence {
     this.file = new PortRecordFile(join(ctx.stateDir ?? '', USB_PORTS_FILE), ctx.logger);
   }
 
-  start(): void {
+  start() {
     const { kernelLog: path } = this.usb;
     if (!this.on || this.started) return;
     this.started = true;
@@ -172,7 +172,7 @@ export class UsbLayer implements UsbEvidence {
     if (!this.follower.start()) this.follower = undefined;
   }
 
-  stop(): void {
+  stop() {
     this.follower?.stop();
     this.settle?.cancel();
     this.recorder.flush();
@@ -180,7 +180,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
-  noteFor(device: DeviceSnapshot): string | undefined {
+  noteFor(device: DeviceSnapshot) {
     const onPort = this.placeOf(device.usb);
     if (onPort !== undefined) this.link(onPort, device);
     const words = this.verdicts.filter((v) =>
@@ -193,7 +193,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Whether a verdict on a port, a hub or a controller covers this port. */
-  private covers(v: Verdict, port: string): boolean {
+  private covers(v: Verdict, port: string) {
     if (v.ports.includes(port)) return true;
     if (v.wholeHub === true) return hubOfPort(port) === v.subject;
     return v.layer === 'controller' && this.controllerOf(busOf(port)) === v.subject;
@@ -223,7 +223,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** A device left or came (the kernel's word, or a source's list): sysfs is read at the next look rather than from a cell up to SYSFS_CELL_MS old. */
-  readSysfsAfresh(): void {
+  readSysfsAfresh() {
     this.ports.drop();
   }
 
@@ -232,7 +232,7 @@ export class UsbLayer implements UsbEvidence {
    * off its source's list. Only a phone the report would otherwise call gone: an adb server coming back lists phones
    * one by one, and one not listed again yet has not lost its debugging.
    */
-  oweOnUsb(listing: Listing): void {
+  oweOnUsb(listing: Listing) {
     const read = new Map<string, readonly UsbInterface[]>();
     this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(this.usb.sysfsRoot, port)).get(port)!;
     // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
@@ -243,7 +243,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The report's devices: those the ledger carried for the layer are published for readiness and said once; the others remembered. */
-  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()): DeviceInfo[] {
+  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()) {
     const onUsb = this.owedFrom;
     if (onUsb === undefined) return [...devices];
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
@@ -266,12 +266,12 @@ export class UsbLayer implements UsbEvidence {
    * The devices an earlier run reported, as if listed before this run: a phone whose USB debugging went off while the
    * agent was down is known on its port from the first report, and reported off adb, not UNPLUGGED.
    */
-  rememberEarlier(devices: readonly DeviceInfo[]): void {
+  rememberEarlier(devices: readonly DeviceInfo[]) {
     for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, listedPhone(d));
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid): void {
+  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid) {
     const offs = added.flatMap((d) => {
       const off = offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfacesOf);
       return off ? [{ udid: d.udid, off }] : [];
@@ -284,7 +284,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
-  get on(): boolean {
+  get on() {
     return this.usb.kernelLog !== '' || this.usb.sysfsRoot !== '';
   }
 
@@ -303,7 +303,7 @@ export class UsbLayer implements UsbEvidence {
    * A device's port on its source's word only (adb's usb path, usbmuxd's LocationID), which the device cannot choose:
    * any device may print any serial. A network phone has no port.
    */
-  placeOf(usb: UsbPlace | undefined): string | undefined {
+  placeOf(usb: UsbPlace | undefined) {
     if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
     if (usb?.location === undefined || this.usb.sysfsRoot === '') return undefined;
     return this.locations.get(usb.location);
@@ -313,7 +313,7 @@ export class UsbLayer implements UsbEvidence {
    * Links a listed phone, once it has said its udid, to the port its source places it on. A serial adb lists twice is
    * placed too, but counts for no phone's verdict: which of them failed where cannot be told.
    */
-  private link(port: string, device: DeviceSnapshot): void {
+  private link(port: string, device: DeviceSnapshot) {
     if (device.udid === undefined) return;
     // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
     const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
@@ -347,7 +347,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
-  private storedRecord(): { record: PortRecord; verdicts: Verdict[] } | undefined {
+  private storedRecord() {
     if (this.stored === undefined) {
       const now = this.ctx.clock.wall();
       const record = this.usb.kernelLog === '' ? undefined : this.file.load()?.record;
@@ -366,7 +366,7 @@ export class UsbLayer implements UsbEvidence {
     ];
   }
 
-  private line(line: string): void {
+  private line(line: string) {
     const parsed = parseKernelLogLine(line);
     if (!parsed) return;
     if (parsed.seq !== undefined) {
@@ -385,7 +385,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Works the verdicts out once a burst has settled: a burst of lines, or of links, is one pass. */
-  private workSoon(): void {
+  private workSoon() {
     this.settle ??= this.ctx.clock.setTimer(
       () => {
         this.settle = undefined;
@@ -402,7 +402,7 @@ export class UsbLayer implements UsbEvidence {
    * live record is never in the future (the kernel's record clock stops in a suspend, uptime does not: after one,
    * records map early, never late).
    */
-  private wallOf(tsUs: number | undefined): number {
+  private wallOf(tsUs: number | undefined) {
     const now = this.ctx.clock.wall();
     if (tsUs === undefined) return now;
     const live = this.usb.kernelLog === '/dev/kmsg';
@@ -419,7 +419,7 @@ export class UsbLayer implements UsbEvidence {
    * Works the verdicts out again and logs each new one once, through the limit per cause, so a flood of verdicts that
    * come and go costs at most that many lines a minute per layer and a summary; `count`: counted in /metrics.
    */
-  private work(count = true): void {
+  private work(count = true) {
     const now = this.ctx.clock.wall();
     this.recorder.flush();
     pruneRecord(this.record, now);

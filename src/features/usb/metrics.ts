@@ -11,7 +11,7 @@ export const MAX_PORT_SERIES = 32;
 const LAYERS: readonly Layer[] = ['controller', 'hub-power', 'hub', 'port', 'phone'];
 
 /** Prometheus label values in the agent's style: enumeration_failed, hub_power. */
-function label(name: string): string {
+function label(name: string) {
   return name.replace(/-/g, '_');
 }
 
@@ -23,7 +23,7 @@ export class PortFailureCounts {
   private readonly ports = new Map<string, Map<UsbEventKind, number>>();
   private readonly other = new Map<UsbEventKind, number>();
 
-  add(port: string, kind: UsbEventKind): void {
+  add(port: string, kind: UsbEventKind) {
     if (!FAILURE_KINDS.has(kind)) return;
     let counts = this.ports.get(port);
     if (!counts && this.ports.size < MAX_PORT_SERIES) this.ports.set(port, (counts = new Map<UsbEventKind, number>()));
@@ -69,7 +69,7 @@ const OFF_LIST_MODES = ['port', 'bootloader', 'offers_source'] as const;
 
 /** The phones the last report carried as on a port and off their list, by source and what the port shows; every pair served. */
 export function offListMetric(offs: readonly OffSource[], sources: readonly string[]): Metric {
-  const modeOf = (off: OffSource): string => (off.mode === undefined ? 'port' : label(off.mode));
+  const modeOf = (off: OffSource) => (off.mode === undefined ? 'port' : label(off.mode));
   return {
     name: 'device_agent_usb_off_list_devices',
     help: "phones on a USB port (sysfs) that their source no longer lists, at the last report, by source and what the port shows more (bootloader, offers_source: its source's own interface; port: nothing more)",

@@ -38,7 +38,7 @@ const SHORT: Partial<Record<UsbEventKind, [string, string]>> = { ...LABELS, 'enu
 const LAYER: Record<Layer, string> = { controller: 'controller', 'hub-power': 'hub power', hub: 'hub', port: 'port', phone: 'phone' };
 
 /** `list`'s cell: "1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)" or "1-1.4.2 17 failures/2d (hub)" (several kinds). */
-export function healthCell(health: PortHealth): string {
+export function healthCell(health: PortHealth) {
   if (health.total === 0) return `${health.port} ok`;
   const kinds = (Object.entries(health.failures) as Array<[UsbEventKind, number]>).filter(([, n]) => n > 0);
   const [kind, n] = kinds.length === 1 ? kinds[0]! : [undefined, health.total];
@@ -56,7 +56,7 @@ const WHAT_TO_DO: Record<Layer, string> = {
 };
 
 /** `doctor`'s finding for a port with failures (what the record holds), and the advice: the layer a verdict blames and what to do. */
-export function healthLine(health: PortHealth): { finding: string; advice: string } {
+export function healthLine(health: PortHealth) {
   const phones = health.phones === 0 ? '' : ` with ${health.phones} ${health.phones === 1 ? 'phone' : 'different phones'}`;
   const finding = `USB port ${health.port}: ${describe(health.failures)} ${WINDOW}${phones}`;
   const v = health.verdict;

@@ -88,7 +88,7 @@ export function emptyRecord(): PortRecord {
 }
 
 /** The UTC day of a wall-clock time, the record's day key. */
-export function dayOf(wallMs: number): string {
+export function dayOf(wallMs: number) {
   return new Date(wallMs).toISOString().slice(0, 10);
 }
 
@@ -158,7 +158,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
   return 'counted';
 }
 
-function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions): void {
+function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions) {
   if (event.kind === 'bus-registered' && event.controller !== undefined && event.bus !== undefined) {
     record.buses[String(event.bus)] = event.controller;
     const names = Object.keys(record.buses);
@@ -191,7 +191,7 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
  * Links a phone to a port on its source's word: `identities` are its USB serials, `udid` keys where it was last placed,
  * `alone`: no other device shares its serial, so its verdict may count this port. Returns whether the record changed.
  */
-export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number, alone = true): boolean {
+export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number, alone = true) {
   const serials = [...new Set(identities)].filter((id) => id !== '' && id.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS);
   const entry = portEntry(record, port, at);
   const linked = (portDay(entry, dayOf(at)).linked ??= []);
@@ -208,7 +208,7 @@ export function linkPort(record: PortRecord, port: string, udid: string, identit
   return changed;
 }
 
-function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOptions): string | undefined {
+function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOptions) {
   if (event.controller !== undefined) return event.controller;
   const path = event.port ?? event.hub;
   if (path === undefined) return undefined;
@@ -218,41 +218,41 @@ function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOption
 }
 
 /** The controller, when it stands dead. */
-function deadOne(record: PortRecord, controller: string): string | undefined {
+function deadOne(record: PortRecord, controller: string) {
   return record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
 }
 
 /** For a port of an unknown controller: a dead controller with unknown buses may be its own, so its echoes never count. */
-function unmappedDeath(record: PortRecord, options: RecordOptions): string | undefined {
+function unmappedDeath(record: PortRecord, options: RecordOptions) {
   const mapped = new Set(Object.values(record.buses));
   return Object.keys(record.controllers).find((c) => record.controllers[c]!.deadSince !== undefined && !mapped.has(c) && !knownBySysfs(c, options));
 }
 
-function knownBySysfs(controller: string, options: RecordOptions): boolean {
+function knownBySysfs(controller: string, options: RecordOptions) {
   if (!options.controllerOfBus) return false;
   for (let bus = 1; bus <= 64; bus++) if (options.controllerOfBus(bus) === controller) return true;
   return false;
 }
 
-function reviveUnmapped(record: PortRecord, options: RecordOptions): void {
+function reviveUnmapped(record: PortRecord, options: RecordOptions) {
   for (let dead = unmappedDeath(record, options); dead !== undefined; dead = unmappedDeath(record, options)) revive(record, dead);
 }
 
-function revive(record: PortRecord, controller: string): void {
+function revive(record: PortRecord, controller: string) {
   const entry = record.controllers[controller];
   if (!entry) return;
   delete entry.deadSince;
   delete entry.removedSince;
 }
 
-function controllerEntry(record: PortRecord, name: string, at: number): ControllerEntry {
+function controllerEntry(record: PortRecord, name: string, at: number) {
   const entry = (record.controllers[name] ??= { days: {}, seenAt: at });
   entry.seenAt = at;
   capByAge(record.controllers, MAX_CONTROLLERS);
   return entry;
 }
 
-function portEntry(record: PortRecord, port: string, at: number): PortEntry {
+function portEntry(record: PortRecord, port: string, at: number) {
   const entry = (record.ports[port] ??= { days: {}, seenAt: at });
   entry.seenAt = at;
   capByAge(record.ports, MAX_PORTS);
@@ -260,16 +260,16 @@ function portEntry(record: PortRecord, port: string, at: number): PortEntry {
   return record.ports[port] ?? (record.ports[port] = entry);
 }
 
-function portDay(entry: PortEntry, day: string): PortDay {
+function portDay(entry: PortEntry, day: string) {
   return (entry.days[day] ??= { failures: {}, serials: [], failingSerials: [] });
 }
 
-function count(counts: FailureCounts, kind: UsbEventKind): void {
+function count(counts: FailureCounts, kind: UsbEventKind) {
   counts[kind] = (counts[kind] ?? 0) + 1;
 }
 
 /** Drops the days older than KEEP_DAYS before `now`, and the ports, hubs and controllers left without any. */
-export function pruneRecord(record: PortRecord, now: number): void {
+export function pruneRecord(record: PortRecord, now: number) {
   const oldest = dayOf(now - (KEEP_DAYS - 1) * 86_400_000);
   dropDays(record, oldest);
   for (const [udid, links] of Object.entries(record.links)) {
@@ -281,12 +281,12 @@ export function pruneRecord(record: PortRecord, now: number): void {
 
 type Dated = { days: Record<string, unknown>; after?: Record<string, number>; deadSince?: number; removedSince?: number; seenAt: number };
 
-function tables(record: PortRecord): Array<Record<string, Dated>> {
+function tables(record: PortRecord) {
   return [record.ports, record.hubs, record.controllers] as Array<Record<string, Dated>>;
 }
 
 /** Drops the days before `first` from the ports, hubs and controllers, and those left without any. */
-function dropDays(record: PortRecord, first: string): void {
+function dropDays(record: PortRecord, first: string) {
   for (const table of tables(record)) {
     for (const [name, entry] of Object.entries(table)) {
       for (const day of Object.keys(entry.days)) if (day < first) delete entry.days[day];
@@ -298,7 +298,7 @@ function dropDays(record: PortRecord, first: string): void {
 }
 
 /** Keeps the record within `maxBytes` of JSON: its oldest days first, then, when today alone is over, the least recently seen ports. */
-export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): void {
+export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES) {
   if (bytesOf(record) <= maxBytes) return;
   const days = [...new Set(tables(record).flatMap((t) => Object.values(t).flatMap((e) => Object.keys(e.days))))].sort();
   for (const next of days.slice(1)) {
@@ -316,15 +316,15 @@ export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): vo
 }
 
 /** The record's size as written: UTF-8 bytes, not UTF-16 units (a serial may be any text). */
-function bytesOf(value: unknown): number {
+function bytesOf(value: unknown) {
   return Buffer.byteLength(JSON.stringify(value));
 }
 
-function addCapped(list: string[], serial: string): void {
+function addCapped(list: string[], serial: string) {
   if (!list.includes(serial) && list.length < MAX_SERIALS) list.push(serial);
 }
 
-function capByAge(table: Record<string, { seenAt: number }>, max: number): void {
+function capByAge(table: Record<string, { seenAt: number }>, max: number) {
   const names = Object.keys(table);
   if (names.length <= max) return;
   let oldest = names[0]!;
@@ -424,12 +424,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function number(value: unknown): number | undefined {
+function number(value: unknown) {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /** A count: a finite number above 0, whole. */
-function positive(value: unknown): number | undefined {
+function positive(value: unknown) {
   const n = number(value);
   return n !== undefined && n > 0 ? Math.floor(n) : undefined;
 }
@@ -438,6 +438,6 @@ function counts(value: unknown): FailureCounts {
   return valid(value, (kind) => FAILURE_KINDS.has(kind as UsbEventKind), positive);
 }
 
-function strings(value: unknown): string[] {
+function strings(value: unknown) {
   return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string' && s.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS) : [];
 }

@@ -21,7 +21,7 @@ export class PortWords {
   private readonly serials = new Map<string, string>();
 
   /** One classified kernel event at wall ms `at`. */
-  add(event: UsbEvent, at: number): void {
+  add(event: UsbEvent, at: number) {
     const { port } = event;
     if (port === undefined) return;
     if (event.kind === 'serial' && event.serial !== undefined) keep(this.serials, event.serial, port);
@@ -32,7 +32,7 @@ export class PortWords {
   }
 
   /** The port the kernel last saw one of these serials on. */
-  portOf(serials: readonly string[]): string | undefined {
+  portOf(serials: readonly string[]) {
     return serials.map((s) => this.serials.get(s)).find((p) => p !== undefined);
   }
 
@@ -69,7 +69,7 @@ export function cycledOf(words: PortWords, port: string, since: number): PortCyc
   return { dropped, back: dropped && word.backAt !== undefined && word.backAt >= word.droppedAt };
 }
 
-function keep<V>(map: Map<string, V>, key: string, value: V): void {
+function keep<V>(map: Map<string, V>, key: string, value: V) {
   map.delete(key);
   map.set(key, value);
   if (map.size > MAX_KEPT) map.delete(map.keys().next().value!);
