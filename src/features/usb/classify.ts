@@ -41,7 +41,7 @@ interface Compiled {
 }
 
 /** The catalogue compiled once, by whom its messages name. */
-const BY_NAMED = new Map<Named, Compiled[]>();
+const BY_NAMED = new Map<Named | undefined, Compiled[]>();
 for (const entry of KERNEL_MESSAGES)
   BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args) }]);
 
@@ -55,8 +55,8 @@ export function classifyUsbLine(text: string) {
   if (!head) return undefined;
   const [, driver, name, message] = head as unknown as [string, string, string, string];
   if (CONTROLLER_DRIVER.test(driver)) {
-    const family = /^xhci/.test(driver) ? 'xhci' : /^ehci/.test(driver) ? 'ehci' : /^ohci/.test(driver) ? 'ohci' : undefined;
-    return match(['controller', ...(family ? [family as Named] : [])], message, { controller: name });
+    // Any driver's messages, then its family's (xhci, ehci, ohci).
+    return match(['controller', /^[eox]hci/.exec(driver)?.[0] as Named | undefined], message, { controller: name });
   }
   if (driver === 'hub') {
     // "hub 1-1:1.0": the hub's interface; the hub is "1-1", a root hub "1-0" (bus 1's, "usb1").
@@ -71,8 +71,10 @@ export function classifyUsbLine(text: string) {
 
 const PORT_PATH = /^\d+-\d+(?:\.\d+)*$/;
 
+type On = Pick<UsbEvent, 'port' | 'hub' | 'controller'>;
+
 /** The first entry of these groups whose format the message matches, as an event on `on`. */
-function match(groups: readonly Named[], message: string, on: { port?: string; hub?: string; controller?: string }) {
+function match(groups: ReadonlyArray<Named | undefined>, message: string, on: On) {
   for (const group of groups) {
     for (const { entry, pattern } of BY_NAMED.get(group) ?? []) {
       const m = pattern.exec(message);
@@ -87,11 +89,8 @@ function match(groups: readonly Named[], message: string, on: { port?: string; h
   return undefined;
 }
 
-function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: string; hub?: string; controller?: string }) {
-  const field = (name: keyof NonNullable<KernelMessage['fields']>) => {
-    const i = entry.fields?.[name];
-    return i === undefined ? undefined : values[i];
-  };
+function eventOf(entry: KernelMessage, values: readonly string[], on: On) {
+  const field = (name: keyof NonNullable<KernelMessage['fields']>) => values[entry.fields?.[name] ?? -1];
   // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3".
   const number = field('port');
   const bus = field('bus');

@@ -14,27 +14,8 @@
 //                which bus a controller drives), or a line it reads and leaves
 import type { StringArg } from './format.js';
 
-/** What the layer makes of a message. */
-export type UsbEventKind =
-  | 'enumeration-failed'
-  | 'reset'
-  | 'slow-speed'
-  | 'hub-port-error'
-  | 'over-current'
-  | 'power-budget'
-  | 'controller-limit'
-  | 'controller-died'
-  | 'controller-error'
-  | 'hub-error'
-  | 'new-device'
-  | 'disconnect'
-  | 'serial'
-  | 'bus-registered'
-  | 'controller-removed'
-  | 'note';
-
 /** The kinds that count as a failure of the port, hub or controller they name, when their role is a cause. */
-export const FAILURE_KINDS: ReadonlySet<UsbEventKind> = new Set([
+const FAILURES = [
   'enumeration-failed',
   'reset',
   'slow-speed',
@@ -45,7 +26,12 @@ export const FAILURE_KINDS: ReadonlySet<UsbEventKind> = new Set([
   'controller-died',
   'controller-error',
   'hub-error',
-]);
+] as const;
+
+/** What the layer makes of a message. */
+export type UsbEventKind = (typeof FAILURES)[number] | 'new-device' | 'disconnect' | 'serial' | 'bus-registered' | 'controller-removed' | 'note';
+
+export const FAILURE_KINDS: ReadonlySet<UsbEventKind> = new Set(FAILURES);
 
 export type Role = 'cause' | 'consequence' | 'fact';
 
