@@ -29,12 +29,12 @@ function helperSocketOf(settings: HelperSettings) {
   return optionOf(words, '--socket') || HUB_SOCKET;
 }
 
-export async function hubHelperItems(settings: HelperSettings, timeoutMs = 10_000): Promise<CheckResult[]> {
+export async function hubHelperItems(settings: HelperSettings): Promise<CheckResult[]> {
   const socket = helperSocketOf(settings);
   if (!socket) return [];
   const hubs = [...new Set([...hubPortsOf(settings.hubPorts).values()].map((p) => p.hub))];
   try {
-    const { problem, output } = await ask({ kind: 'check' }, socket, timeoutMs);
+    const { problem, output } = await ask({ kind: 'check' }, socket, 10_000);
     const seen = output.trim().split('\n').filter(Boolean).join('; ');
     if (problem === undefined) return [{ status: 'ok', finding: `hub helper (${socket}): ${seen}` }];
     return [

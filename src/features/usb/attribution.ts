@@ -44,14 +44,7 @@ const HUB_ERRORS = 2;
 /** Commands a controller failed to complete that make a verdict: one may be a device holding it. */
 const CONTROLLER_ERRORS = 2;
 
-interface PortView {
-  port: string;
-  failures: FailureCounts;
-  total: number;
-  failingSerials: Set<string>;
-  linked: Set<string>;
-  lastFailureAt: number | undefined;
-}
+type PortView = NonNullable<ReturnType<typeof portView>>;
 
 /** `now`: wall ms, the window is this UTC day and the one before; the controller of a bus is sysfs's (its usbN link), else the kernel's bus lines', else "bus N". */
 export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }): Verdict[] {
@@ -202,12 +195,12 @@ function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string) {
   return out;
 }
 
-function portViews(record: PortRecord, days: DayWindow): PortView[] {
+function portViews(record: PortRecord, days: DayWindow) {
   return Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
 }
 
 /** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
-export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow): PortView | undefined {
+export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow) {
   const inWindow = Object.entries(entry?.days ?? {}).filter(([day]) => days.has(day));
   if (!entry || inWindow.length === 0) return undefined;
   const failures = sumDays(entry.days, days);

@@ -35,13 +35,8 @@ export interface UsbEvent {
 
 const CONTROLLER_DRIVER = /^(?:xhci[_-][\w-]+|ehci[_-][\w-]+|ohci[_-][\w-]+|uhci[_-][\w-]+|dwc_otg|dwc2|ci_hdrc|musb-hdrc)$/;
 
-interface Compiled {
-  entry: KernelMessage;
-  pattern: RegExp;
-}
-
 /** The catalogue compiled once, by whom its messages name. */
-const BY_NAMED = new Map<Named | undefined, Compiled[]>();
+const BY_NAMED = new Map<Named | undefined, Array<{ entry: KernelMessage; pattern: RegExp }>>();
 for (const entry of KERNEL_MESSAGES)
   BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args) }]);
 

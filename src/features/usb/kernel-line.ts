@@ -65,14 +65,14 @@ export function parseKernelLogLine(line: string): KernelLine | undefined {
 }
 
 /** Why the start of a kernel log file is not one (NUL bytes, or none of its first whole lines a kernel line), or undefined. */
-export function notAKernelLog(start: string, lines = 200) {
+export function notAKernelLog(start: string) {
   if (start.includes('\0')) return 'it holds NUL bytes: a binary file, not a log';
   // Whole lines only: the last may be cut where the read ended.
   const sample = start
     .split('\n')
     .slice(0, -1)
     .filter((l) => l.trim() !== '')
-    .slice(0, lines);
+    .slice(0, 200);
   if (sample.length === 0) return undefined;
   const kernel = sample.some((l) => {
     const parsed = parseKernelLogLine(l);

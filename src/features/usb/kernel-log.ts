@@ -98,29 +98,27 @@ function serviceSettings(text: string, into: Map<string, string[]>) {
   }
 }
 
-function last(settings: Map<string, string[]>, key: string) {
-  const values = settings.get(key);
-  return values?.[values.length - 1];
-}
-
 /** Why the unit keeps its service from reading /dev/kmsg, in systemd's words; undefined when it lets it. */
 function hidingReason(settings: Map<string, string[]>, restricted: boolean): string | undefined {
-  if (YES.test(last(settings, 'ProtectKernelLogs') ?? '')) return 'ProtectKernelLogs=yes, which denies /dev/kmsg to the service';
-  const bound = [...(settings.get('BindReadOnlyPaths') ?? []), ...(settings.get('BindPaths') ?? [])].some((v) =>
-    v.split(/\s+/).some((p) => p.replace(/^-/, '').split(':')[0] === '/dev/kmsg'),
-  );
-  const privateDevices = YES.test(last(settings, 'PrivateDevices') ?? '');
+  const all = (key: string) => settings.get(key) ?? [];
+  // A key's last value: the one that holds ("" for none).
+  const last = (key: string) => all(key).at(-1) ?? '';
+  const yes = (key: string) => YES.test(last(key));
+  if (yes('ProtectKernelLogs')) return 'ProtectKernelLogs=yes, which denies /dev/kmsg to the service';
+  const bound = [...all('BindReadOnlyPaths'), ...all('BindPaths')].some((v) => v.split(/\s+/).some((p) => p.replace(/^-/, '').split(':')[0] === '/dev/kmsg'));
+  const privateDevices = yes('PrivateDevices');
   if (privateDevices && !bound) return 'PrivateDevices=yes without BindReadOnlyPaths=/dev/kmsg, which hides /dev/kmsg from the service';
-  const policed = privateDevices || /^(?:closed|strict)$/.test(last(settings, 'DevicePolicy') ?? '');
-  const allowed = (settings.get('DeviceAllow') ?? []).some((v) => /^(?:\/dev\/kmsg|char-mem)\s+\S*r/.test(v));
+  const policed = privateDevices || /^(?:closed|strict)$/.test(last('DevicePolicy'));
+  const allowed = all('DeviceAllow').some((v) => /^(?:\/dev\/kmsg|char-mem)\s+\S*r/.test(v));
   if (policed && !allowed) return 'a closed device policy without DeviceAllow=/dev/kmsg r, which refuses the service the open';
   if (!restricted) return undefined;
-  const user = last(settings, 'User');
-  const root = !YES.test(last(settings, 'DynamicUser') ?? '') && (user === undefined || user === 'root' || user === '0');
-  if (root) return undefined;
-  if (YES.test(last(settings, 'PrivateUsers') ?? ''))
-    return "PrivateUsers=yes, under which the service's CAP_SYSLOG is not the host's, and kernel.dmesg_restrict=1 asks for the host's";
-  const caps = (key: string) => (settings.get(key) ?? []).flatMap((v) => v.split(/\s+/)).map((c) => c.toUpperCase());
+  // As root (no User=, or User=root or 0) without DynamicUser=: the host's CAP_SYSLOG.
+  if (!yes('DynamicUser') && ['', 'root', '0'].includes(last('User'))) return undefined;
+  if (yes('PrivateUsers')) return "PrivateUsers=yes, under which the service's CAP_SYSLOG is not the host's, and kernel.dmesg_restrict=1 asks for the host's";
+  const caps = (key: string) =>
+    all(key)
+      .flatMap((v) => v.split(/\s+/))
+      .map((c) => c.toUpperCase());
   if (!caps('AmbientCapabilities').includes('CAP_SYSLOG')) return 'no AmbientCapabilities=CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for';
   const bounding = caps('CapabilityBoundingSet');
   if (settings.has('CapabilityBoundingSet') && (bounding.includes('~CAP_SYSLOG') || !bounding.some((c) => c === 'CAP_SYSLOG' || c.startsWith('~'))))

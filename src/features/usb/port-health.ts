@@ -1,22 +1,14 @@
 // A port's health as `list` and `doctor` show it: its failures of today and yesterday (UTC), the phones seen failing on
 // it, and the layer a verdict blames. Pure.
-import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
+import { windowOf, type PortRecord } from './port-record.js';
 import { describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
 import type { UsbEventKind } from './classify.js';
 import { hubOfPort } from '../../util/usb-path.js';
 
-export interface PortHealth {
-  port: string;
-  failures: FailureCounts;
-  total: number;
-  /** The phones seen failing on it. */
-  phones: number;
-  /** The verdict that covers it, if any: the layer to blame. */
-  verdict?: Verdict;
-}
+type PortHealth = ReturnType<typeof portHealth>;
 
-/** The port's failures in the window, and the verdict covering it. */
-export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number): PortHealth {
+/** The port's failures in the window, the phones seen failing on it, and the verdict covering it (the layer to blame). */
+export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number) {
   const view = portView(port, record.ports[port], windowOf(now));
   const total = view?.total ?? 0;
   const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOfPort(port) === v.subject)) : undefined;
@@ -24,7 +16,7 @@ export function portHealth(record: PortRecord, verdicts: readonly Verdict[], por
 }
 
 /** The ports of the record with failures in the window, the most failures first, at most `n`. */
-export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now: number, n: number): PortHealth[] {
+export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now: number, n: number) {
   return Object.keys(record.ports)
     .map((port) => portHealth(record, verdicts, port, now))
     .filter((h) => h.total > 0)

@@ -9,13 +9,8 @@ export const HOLD_MS = 2_000;
 /** The queue is a burst's worth at most: a flood is committed as it comes. */
 const MAX_HELD = 4_096;
 
-interface Held {
-  event: UsbEvent;
-  at: number;
-}
-
 export class KernelRecorder {
-  private readonly queue: Held[] = [];
+  private readonly queue: Array<{ event: UsbEvent; at: number }> = [];
 
   constructor(
     private readonly record: () => PortRecord,
