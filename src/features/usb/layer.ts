@@ -72,6 +72,7 @@ class Cell<V, K = void> {
 }
 
 export class UsbLayer implements UsbEvidence {
+  private readonly now = () => this.ctx.clock.monotonic();
   private readonly usb: Settings['usb'];
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
@@ -82,7 +83,7 @@ export class UsbLayer implements UsbEvidence {
   private loaded = false;
   private readonly recorder = new KernelRecorder(
     () => this.record,
-    () => ({ controllerOfBus: (bus) => this.controllers.get().get(bus) }),
+    () => ({ controllerOfBus: this.controllerOfBus }),
     (event, outcome) => {
       // A cause counted on a port is a failure of /metrics.
       if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
@@ -94,21 +95,23 @@ export class UsbLayer implements UsbEvidence {
   private seq: number | undefined;
   private verdicts: Verdict[] = [];
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
-  private readonly logged = new SaidOnce(() => this.ctx.clock.monotonic());
+  private readonly logged = new SaidOnce(this.now);
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
   private readonly controllers = new Cell(
-    () => this.ctx.clock.monotonic(),
+    this.now,
     SYSFS_EVERY_MS,
     () => controllersOfBuses(this.usb.sysfsRoot),
   );
+  /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
+  private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
-  private readonly saidOffList = new SaidOnce(() => this.ctx.clock.monotonic());
+  private readonly saidOffList = new SaidOnce(this.now);
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
   private readonly locations = new Cell(
-    () => this.ctx.clock.monotonic(),
+    this.now,
     SYSFS_CELL_MS,
     (location: number) => portOfLocation(this.usb.sysfsRoot, location),
   );
@@ -120,13 +123,13 @@ export class UsbLayer implements UsbEvidence {
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
   private readonly ports = new Cell(
-    () => this.ctx.clock.monotonic(),
+    this.now,
     SYSFS_CELL_MS,
     () => portsBySerial(this.usb.sysfsRoot),
   );
   /** A phone's link below its port's speed, by port. */
   private readonly fallbacks = new Cell(
-    () => this.ctx.clock.monotonic(),
+    this.now,
     SYSFS_CELL_MS,
     (port: string) => {
       const speeds = speedsOfPort(this.usb.sysfsRoot, port);
@@ -423,7 +426,7 @@ export class UsbLayer implements UsbEvidence {
     const now = this.ctx.clock.wall();
     this.recorder.flush();
     pruneRecord(this.record, now);
-    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllers.get().get(bus) });
+    this.verdicts = attribute(this.record, { now, controllerOfBus: this.controllerOfBus });
     const current = new Set<string>();
     const log = limited(this.ctx.logger);
     for (const v of this.verdicts) {
@@ -440,7 +443,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** The controller of a bus: sysfs's name, else the kernel's bus line's, else "bus N". */
   private controllerOf(bus: number): string {
-    return this.controllers.get().get(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
+    return this.controllerOfBus(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
   }
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
