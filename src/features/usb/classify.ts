@@ -86,15 +86,17 @@ function match(groups: ReadonlyArray<Named | undefined>, message: string, on: On
 
 function eventOf(entry: KernelMessage, values: readonly string[], on: On) {
   const field = (name: keyof NonNullable<KernelMessage['fields']>) => values[entry.fields?.[name] ?? -1];
-  // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3".
+  // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3". Hub "1-0" is bus 1's root hub:
+  // "usb1", its port 3 "1-3"; hub "1-1"'s port 3 is "1-1.3".
   const number = field('port');
+  const root = /^(\d+)-0$/.exec(on.hub ?? '')?.[1];
   const bus = field('bus');
   return dropUndefined<UsbEvent>({
     kind: entry.kind,
     role: entry.role,
     id: entry.id,
     controller: on.controller,
-    ...(on.hub !== undefined && (number === undefined ? { hub: hubName(on.hub) } : { port: childPort(on.hub, number) })),
+    ...(on.hub !== undefined && (number === undefined ? { hub: root ? `usb${root}` : on.hub } : { port: root ? `${root}-${number}` : `${on.hub}.${number}` })),
     // A device line about a hub itself ("usb 1-1.2: clear tt 1 (9082) error -71") names the hub, not a port's failure.
     ...(on.port !== undefined && (entry.kind === 'hub-error' ? { hub: on.port } : { port: on.port })),
     bus: bus === undefined ? undefined : Number(bus),
@@ -108,18 +110,6 @@ function portDeviceOf(name: string) {
   const rootPort = /^usb(\d+)-port(\d+)$/.exec(name);
   const hubPort = /^(\d+-\d+(?:\.\d+)*)-port(\d+)$/.exec(name);
   return rootPort ? `${rootPort[1]}-${rootPort[2]}` : hubPort ? `${hubPort[1]}.${hubPort[2]}` : undefined;
-}
-
-/** Port N of a hub: "1-0" is bus 1's root hub, so its port 3 is "1-3"; hub "1-1"'s port 3 is "1-1.3". */
-function childPort(hub: string, port: string) {
-  const root = /^(\d+)-0$/.exec(hub);
-  return root ? `${root[1]}-${port}` : `${hub}.${port}`;
-}
-
-/** A hub by the name hubOfPort gives it: a root hub "1-0" is "usb1". */
-function hubName(hub: string) {
-  const root = /^(\d+)-0$/.exec(hub);
-  return root ? `usb${root[1]}` : hub;
 }
 
 /** The bus number of a port path ("1-1.4.2" -> 1). */

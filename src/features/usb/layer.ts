@@ -11,7 +11,6 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { limited } from '../../log/limited.js';
 import type { Metric } from '../../util/metric.js';
-import type { UsbInterface } from '../../platforms/source.js';
 import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
@@ -76,7 +75,11 @@ export class UsbLayer implements UsbEvidence {
   private readonly usb: Settings['usb'];
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
-  private interfacesOf: (port: string) => readonly UsbInterface[] = () => [];
+  private readonly interfaces = new Cell(
+    this.now,
+    Infinity,
+    (port: string) => interfacesOnPort(this.usb.sysfsRoot, port),
+  );
   private record: PortRecord = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
@@ -98,11 +101,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly logged = new SaidOnce(this.now);
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
-  private readonly controllers = new Cell(
-    this.now,
-    SYSFS_EVERY_MS,
-    () => controllersOfBuses(this.usb.sysfsRoot),
-  );
+  private readonly controllers = new Cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
   /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
   private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
@@ -110,11 +109,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly saidOffList = new SaidOnce(this.now);
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
-  private readonly locations = new Cell(
-    this.now,
-    SYSFS_CELL_MS,
-    (location: number) => portOfLocation(this.usb.sysfsRoot, location),
-  );
+  private readonly locations = new Cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -122,20 +117,12 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private readonly ports = new Cell(
-    this.now,
-    SYSFS_CELL_MS,
-    () => portsBySerial(this.usb.sysfsRoot),
-  );
+  private readonly ports = new Cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
   /** A phone's link below its port's speed, by port. */
-  private readonly fallbacks = new Cell(
-    this.now,
-    SYSFS_CELL_MS,
-    (port: string) => {
-      const speeds = speedsOfPort(this.usb.sysfsRoot, port);
-      return speeds && speedFallback(port, speeds.phone, speeds.port);
-    },
-  );
+  private readonly fallbacks = new Cell(this.now, SYSFS_CELL_MS, (port: string) => {
+    const speeds = speedsOfPort(this.usb.sysfsRoot, port);
+    return speeds && speedFallback(port, speeds.phone, speeds.port);
+  });
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
   /** Who hears each classified line (follow). */
@@ -236,12 +223,11 @@ export class UsbLayer implements UsbEvidence {
    * one by one, and one not listed again yet has not lost its debugging.
    */
   oweOnUsb(listing: Listing) {
-    const read = new Map<string, readonly UsbInterface[]>();
-    this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(this.usb.sysfsRoot, port)).get(port)!;
+    this.interfaces.drop();
     // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
-    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, this.interfacesOf);
+    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, (port) => this.interfaces.get(port));
     this.ctx.registry.presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
@@ -276,7 +262,7 @@ export class UsbLayer implements UsbEvidence {
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
   private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid) {
     const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfacesOf);
+      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, (port) => this.interfaces.get(port));
       return off ? [{ udid: d.udid, off }] : [];
     });
     this.offList = offs.map((o) => o.off);
