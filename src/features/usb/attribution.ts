@@ -50,7 +50,7 @@ type PortView = NonNullable<ReturnType<typeof portView>>;
 export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }): Verdict[] {
   const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
   const days = windowOf(now);
-  const ports = portViews(record, days);
+  const ports = Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
   const byPort = [...ports].sort((a, b) => a.port.localeCompare(b.port));
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
@@ -168,9 +168,12 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   }
 
   // One phone, several ports: only ports its source placed it on (adb's usb path, usbmuxd's location), never a serial a device printed.
-  const portsOfSerial = new Map<string, PortView[]>();
-  for (const view of open(ports)) for (const serial of view.failingSerials) if (view.linked.has(serial)) push(portsOfSerial, serial, view);
-  for (const [serial, views] of [...portsOfSerial].sort(byName)) {
+  const portsOfSerial = groupBy(
+    open(ports).flatMap((view) => [...view.failingSerials].filter((serial) => view.linked.has(serial)).map((serial) => ({ serial, view }))),
+    (p) => p.serial,
+  );
+  for (const [serial, placed] of [...portsOfSerial].sort(byName)) {
+    const views = placed.map((p) => p.view);
     if (views.length < 2) continue;
     const list = sortedPorts(views);
     verdicts.push({
@@ -191,12 +194,8 @@ const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompa
 
 function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string) {
   const out = new Map<string, V[]>();
-  for (const v of values) push(out, keyOf(v), v);
+  for (const v of values) (out.get(keyOf(v)) ?? out.set(keyOf(v), []).get(keyOf(v))!).push(v);
   return out;
-}
-
-function portViews(record: PortRecord, days: DayWindow) {
-  return Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
 }
 
 /** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
@@ -242,10 +241,4 @@ export function describe(failures: FailureCounts) {
 
 function times(n: number) {
   return n === 1 ? 'once' : `${n} times`;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
