@@ -109,7 +109,7 @@ async function answer(
             problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` },
           )
         : [];
-    const lines = ['found' in tool ? `uhubctl: ${tool.found}` : `uhubctl: ${tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
+    const lines = [`uhubctl: ${'found' in tool ? tool.found : tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
     const problem = 'found' in tool ? [...hubs, ...listings].find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
     return { ...(problem !== undefined && { problem }), output: lines.join('\n') };
   }

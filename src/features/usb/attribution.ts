@@ -21,7 +21,8 @@ import { hubOfPort } from '../../util/usb-path.js';
 import { clipText } from './text.js';
 import { windowOf, type DayWindow, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
 
-export type Layer = 'controller' | 'hub-power' | 'hub' | 'port' | 'phone';
+export const LAYERS = ['controller', 'hub-power', 'hub', 'port', 'phone'] as const;
+export type Layer = (typeof LAYERS)[number];
 
 export interface Verdict {
   layer: Layer;

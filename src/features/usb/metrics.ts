@@ -2,13 +2,12 @@
 // to fail, the rest as port="other"), the verdicts by layer, and the phones on a port and off their list. Pure.
 import type { OffSource } from '../../devices/off-source.js';
 import type { Metric, Sample } from '../../util/metric.js';
-import type { Layer, Verdict } from './attribution.js';
+import { LAYERS, type Layer, type Verdict } from './attribution.js';
 import { FAILURE_KINDS, type UsbEventKind } from './classify.js';
 
 /** Ports with a series of their own; a port that fails after these is counted in port="other". */
 export const MAX_PORT_SERIES = 32;
 
-const LAYERS: readonly Layer[] = ['controller', 'hub-power', 'hub', 'port', 'phone'];
 
 /** Prometheus label values in the agent's style: enumeration_failed, hub_power. */
 function label(name: string) {
