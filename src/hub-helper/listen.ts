@@ -30,9 +30,7 @@ function main(argv: string[]) {
   // Paused: the connection's bytes are the child's to read.
   const server = createServer({ pauseOnConnect: true }, (conn) => {
     const child = spawn(process.execPath, [SERVE, ...serveArgs], { stdio: [conn, conn, 'inherit'] });
-    const done = () => {
-      conn.destroy();
-    };
+    const done = () => conn.destroy();
     child.on('exit', done);
     child.on('error', (error) => {
       process.stderr.write(`device-agent-hub: could not start the helper: ${error.message}\n`);

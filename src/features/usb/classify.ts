@@ -48,7 +48,7 @@ for (const entry of KERNEL_MESSAGES)
 export function classifyUsbLine(text: string) {
   const head = /^(\S+) (\S+): (.*)$/s.exec(text.replace(/\s+$/, ''));
   if (!head) return undefined;
-  const [, driver, name, message] = head as unknown as [string, string, string, string];
+  const [, driver = '', name = '', message = ''] = head;
   if (CONTROLLER_DRIVER.test(driver)) {
     // Any driver's messages, then its family's (xhci, ehci, ohci).
     return match(['controller', /^[eox]hci/.exec(driver)?.[0] as Named | undefined], message, { controller: name });

@@ -21,9 +21,7 @@ export interface KernelLine {
 /** A /dev/kmsg record's message; undefined for a continuation, a malformed record, or a program's record (it could blame a port). */
 export function parseKmsgRecord(record: string): KernelLine | undefined {
   const m = /^(\d+),(\d+),(\d+),[^;]*;(.*)$/.exec(record.replace(/\n$/, ''));
-  if (!m) return undefined;
-  const pri = Number(m[1]);
-  if (pri >> 3 !== 0) return undefined;
+  if (!m || Number(m[1]) >> 3 !== 0) return undefined;
   return { text: unescapeKmsg(m[4]!), seq: Number(m[2]), tsUs: Number(m[3]), shape: 'kmsg' };
 }
 

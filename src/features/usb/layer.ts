@@ -75,11 +75,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly usb: Settings['usb'];
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
-  private readonly interfaces = new Cell(
-    this.now,
-    Infinity,
-    (port: string) => interfacesOnPort(this.usb.sysfsRoot, port),
-  );
+  private readonly interfaces = new Cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
   private record: PortRecord = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
@@ -341,7 +337,7 @@ export class UsbLayer implements UsbEvidence {
       const now = this.ctx.clock.wall();
       const record = this.usb.kernelLog === '' ? undefined : this.file.load()?.record;
       if (record) pruneRecord(record, now);
-      this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: (bus) => this.controllerOf(bus) }) } : null;
+      this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: this.controllerOf }) } : null;
     }
     return this.stored ?? undefined;
   }
@@ -429,9 +425,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The controller of a bus: sysfs's name, else the kernel's bus line's, else "bus N". */
-  private controllerOf(bus: number): string {
-    return this.controllerOfBus(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
-  }
+  private readonly controllerOf = (bus: number) => this.controllerOfBus(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
   private toKeep(): StoredPorts {

@@ -8,7 +8,6 @@ import { FAILURE_KINDS, type UsbEventKind } from './classify.js';
 /** Ports with a series of their own; a port that fails after these is counted in port="other". */
 export const MAX_PORT_SERIES = 32;
 
-
 /** Prometheus label values in the agent's style: enumeration_failed, hub_power. */
 function label(name: string) {
   return name.replace(/-/g, '_');
@@ -68,7 +67,7 @@ const OFF_LIST_MODES = ['port', 'bootloader', 'offers_source'] as const;
 
 /** The phones the last report carried as on a port and off their list, by source and what the port shows; every pair served. */
 export function offListMetric(offs: readonly OffSource[], sources: readonly string[]): Metric {
-  const modeOf = (off: OffSource) => (off.mode === undefined ? 'port' : label(off.mode));
+  const modeOf = (off: OffSource) => label(off.mode ?? 'port');
   return {
     name: 'device_agent_usb_off_list_devices',
     help: "phones on a USB port (sysfs) that their source no longer lists, at the last report, by source and what the port shows more (bootloader, offers_source: its source's own interface; port: nothing more)",

@@ -27,15 +27,13 @@ export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now
 /** One and several, as the attribution names them, shorter where `list`'s cell needs it: a hub failing its ports together often leaves one failure on each. */
 const SHORT: Partial<Record<UsbEventKind, [string, string]>> = { ...LABELS, 'enumeration-failed': ['enum failure', 'enum failures'] };
 
-
 /** `list`'s cell: "1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)" or "1-1.4.2 17 failures/2d (hub)" (several kinds). */
 export function healthCell(health: PortHealth) {
   if (health.total === 0) return `${health.port} ok`;
   const kinds = (Object.entries(health.failures) as Array<[UsbEventKind, number]>).filter(([, n]) => n > 0);
   const [kind, n] = kinds.length === 1 ? kinds[0]! : [undefined, health.total];
   const [one, several] = (kind && SHORT[kind]) || ['failure', 'failures'];
-  const what = `${n} ${n === 1 ? one : several}`;
-  return `${health.port} ${what}/2d${health.verdict ? ` (${health.verdict.layer.replace('-', ' ')})` : ''}`;
+  return `${health.port} ${n} ${n === 1 ? one : several}/2d${health.verdict ? ` (${health.verdict.layer.replace('-', ' ')})` : ''}`;
 }
 
 const WHAT_TO_DO: Record<Layer, string> = {

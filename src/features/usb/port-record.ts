@@ -203,8 +203,7 @@ export function linkPort(record: PortRecord, port: string, udid: string, identit
   const changed = was === undefined || was.serials.join('\n') !== serials.join('\n') || linked.length !== before;
   delete record.links[udid];
   record.links[udid] = [...links.filter((l) => l.port !== port), { port, at, serials }].slice(-LINKS_PER_PHONE);
-  const names = Object.keys(record.links);
-  if (names.length > MAX_LINKS) delete record.links[names[0]!];
+  dropFirst(record.links, MAX_LINKS);
   return changed;
 }
 
@@ -320,6 +319,11 @@ function bytesOf(value: unknown) {
   return Buffer.byteLength(JSON.stringify(value));
 }
 
+/** Keeps the last `max` names of a table: the first written go first. */
+function dropFirst(table: Record<string, unknown>, max: number) {
+  for (const name of Object.keys(table).slice(0, -max)) delete table[name];
+}
+
 function addCapped(list: string[], serial: string) {
   if (!list.includes(serial) && list.length < MAX_SERIALS) list.push(serial);
 }
@@ -399,8 +403,7 @@ export function recordFrom(value: unknown): PortRecord | undefined {
       },
     ),
   };
-  const links = Object.keys(record.links);
-  for (const udid of links.slice(0, Math.max(0, links.length - MAX_LINKS))) delete record.links[udid];
+  dropFirst(record.links, MAX_LINKS);
   capByAge(record.ports, MAX_PORTS);
   capByAge(record.hubs, MAX_HUBS);
   capByAge(record.controllers, MAX_CONTROLLERS);

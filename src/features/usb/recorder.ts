@@ -56,5 +56,5 @@ export class KernelRecorder {
 
 /** The causes that may be a hub's unplugging: its own errors, and its ports' failures. */
 function held(event: UsbEvent) {
-  return event.role === 'cause' && (event.kind === 'hub-error' || event.kind === 'hub-port-error' || event.kind === 'enumeration-failed');
+  return event.role === 'cause' && ['hub-error', 'hub-port-error', 'enumeration-failed'].includes(event.kind);
 }
