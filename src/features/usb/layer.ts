@@ -23,7 +23,7 @@ import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
 import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
-import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, readText, speedsOfPort } from './sysfs.js';
+import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, readText, speedOf } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE, type StoredPorts } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { clipText } from './text.js';
@@ -115,10 +115,9 @@ export class UsbLayer implements UsbEvidence {
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
   private readonly ports = new Cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
   /** A phone's link below its port's speed, by port. */
-  private readonly fallbacks = new Cell(this.now, SYSFS_CELL_MS, (port: string) => {
-    const speeds = speedsOfPort(this.usb.sysfsRoot, port);
-    return speeds && speedFallback(port, speeds.phone, speeds.port);
-  });
+  private readonly fallbacks = new Cell(this.now, SYSFS_CELL_MS, (port: string) =>
+    speedFallback(port, speedOf(this.usb.sysfsRoot, port), speedOf(this.usb.sysfsRoot, hubOfPort(port))),
+  );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
   /** Who hears each classified line (follow). */

@@ -209,10 +209,8 @@ export function linkPort(record: PortRecord, port: string, udid: string, identit
 
 function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOptions) {
   if (event.controller !== undefined) return event.controller;
-  const path = event.port ?? event.hub;
-  if (path === undefined) return undefined;
-  // As sysfs or the kernel's bus lines name it; undefined when neither does.
-  const bus = /^(?:usb)?(\d+)/.exec(path)?.[1];
+  // As sysfs or the kernel's bus lines name it; undefined when neither does (or the event names no port or hub).
+  const bus = /^(?:usb)?(\d+)/.exec(event.port ?? event.hub ?? '')?.[1];
   return bus === undefined ? undefined : (options.controllerOfBus?.(Number(bus)) ?? record.buses[String(Number(bus))]);
 }
 

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { UsbInterface } from '../../platforms/source.js';
-import { hubOfPort, usbBus } from '../../util/usb-path.js';
+import { usbBus } from '../../util/usb-path.js';
 
 /** A file's text, trimmed; undefined where it cannot be read (gone while read, a copied sysfs tree without it, no such unit). */
 export function readText(file: string) {
@@ -55,15 +55,9 @@ export function portsBySerial(root: string) {
   return out;
 }
 
-/** The link speeds (Mb/s) of the device on a port and of the hub it hangs off; undefined where either cannot be read. */
-export function speedsOfPort(root: string, port: string) {
-  const read = (name: string) => {
-    const n = Number(readText(join(root, name, 'speed')));
-    return Number.isFinite(n) && n > 0 ? n : undefined;
-  };
-  const phone = read(port);
-  const hub = phone && read(hubOfPort(port));
-  return phone && hub ? { phone, port: hub } : undefined;
+/** The link speed (Mb/s) sysfs shows of a device or a hub; NaN where it cannot be read. */
+export function speedOf(root: string, name: string) {
+  return Number(readText(join(root, name, 'speed')));
 }
 
 /** The interfaces the device on a port offers (class, subclass, protocol); one going away as the device does is left out. */
