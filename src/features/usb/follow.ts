@@ -94,6 +94,7 @@ export class KernelLogFollower {
   }
 
   private turn(reads = 0) {
+    const { path, logger } = this.options;
     if (this.stopped || this.fd === undefined) return;
     if (reads >= READS_PER_TURN) {
       this.later(0);
@@ -106,8 +107,8 @@ export class KernelLogFollower {
         if (err.code === 'EPIPE') {
           if (!this.overran) {
             this.overran = true;
-            this.options.logger.info(
-              { path: this.options.path },
+            logger.info(
+              { path },
               `the kernel overwrote some of its messages before the agent read them (a burst larger than its ring buffer): the USB record may miss failures of that moment; said once`,
             );
           }
@@ -116,9 +117,9 @@ export class KernelLogFollower {
         // EAGAIN: nothing new. Another error (a directory named, a device gone): said once, until a read works again.
         if (err.code !== 'EAGAIN' && !this.failing) {
           this.failing = true;
-          this.options.logger.warn(
-            { path: this.options.path, code: err.code },
-            `reading the kernel's messages from ${this.options.path} failed (${err.message}); trying again every second, said once: check usb.kernelLog`,
+          logger.warn(
+            { path, code: err.code },
+            `reading the kernel's messages from ${path} failed (${err.message}); trying again every second, said once: check usb.kernelLog`,
           );
         }
         return this.later(POLL_MS);
@@ -136,7 +137,7 @@ export class KernelLogFollower {
         this.checkFirst = !text.includes('\n') && this.position < 64 * 1024;
         const why = notAKernelLog(text);
         if (why !== undefined) {
-          this.options.logger.warn({ path: this.options.path }, notALog(this.options.path, `a file whose start is no kernel log (${why})`));
+          logger.warn({ path }, notALog(path, `a file whose start is no kernel log (${why})`));
           return this.stop();
         }
       }

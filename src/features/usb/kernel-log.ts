@@ -66,7 +66,7 @@ function whatIsOpen(fd: number): LogSource {
   if (source.kind !== 'recording') return source;
   const buffer = Buffer.alloc(64 * 1024);
   const n = readSync(fd, buffer, 0, buffer.length, 0);
-  const why = n === 0 ? undefined : notAKernelLog(buffer.toString('utf8', 0, n));
+  const why = notAKernelLog(buffer.toString('utf8', 0, n));
   return why === undefined ? source : { kind: 'not-a-log', what: `a file whose start is no kernel log (${why})` };
 }
 
@@ -89,8 +89,7 @@ function serviceSettings(text: string, into: Map<string, string[]>) {
   let section = '';
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    const header = /^\[(.+)\]$/.exec(line);
-    if (header) section = header[1]!;
+    section = /^\[(.+)\]$/.exec(line)?.[1] ?? section;
     const m = /^([A-Za-z]+)\s*=\s*(.*)$/.exec(line);
     if (section !== 'Service' || !m) continue;
     const [, key, value] = m;
