@@ -8,7 +8,7 @@
 // Deadline: 28 s, under the agent's 30 s for a hub tool.
 
 import { connect } from 'node:net';
-import { parseAnswer, requestLine, type HubAction, type HubRequest } from './request.js';
+import { optionOf, parseAnswer, requestLine, type HubAction, type HubRequest } from './request.js';
 
 export const HUB_SOCKET = '/run/device-agent-hub.sock';
 const TIMEOUT_MS = 28_000;
@@ -42,27 +42,21 @@ export function ask(request: HubRequest, socket = HUB_SOCKET, timeoutMs = TIMEOU
 /** The request uhubctl's arguments ask for, or what is wrong with them. */
 function requestOf(argv: readonly string[]): HubRequest | { problem: string } {
   if (argv.includes('--check')) return { kind: 'check' };
-  const value = (...names: string[]) => {
-    const i = argv.findIndex((a) => names.includes(a));
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const hub = value('-l', '--location');
-  const port = Number(value('-p', '--ports'));
-  const action = ACTIONS[value('-a', '--action') ?? ''];
+  const hub = optionOf(argv, '-l', '--location');
+  const port = Number(optionOf(argv, '-p', '--ports'));
+  const action = ACTIONS[optionOf(argv, '-a', '--action') ?? ''];
   if (!hub || !Number.isInteger(port) || !action) return { problem: 'usage: -l HUB -p PORT -a off|on|cycle, or --check' };
   return { kind: 'switch', action, hub, port };
 }
 
 async function main(argv: string[]): Promise<number> {
-  const at = argv.indexOf('--socket');
-  const socket = at >= 0 ? argv[at + 1] : undefined;
   const request = requestOf(argv);
   if ('problem' in request) {
     process.stderr.write(`hub-request: ${request.problem}\n`);
     return 2;
   }
   try {
-    const { problem, output } = await ask(request, socket);
+    const { problem, output } = await ask(request, optionOf(argv, '--socket'));
     if (output) process.stdout.write(output);
     if (problem !== undefined) process.stderr.write(`hub-request: ${problem}\n`);
     return problem === undefined ? 0 : 1;

@@ -9,6 +9,7 @@ import { hubPortsOf } from '../config/hub-ports.js';
 import type { Settings } from '../config/schema.js';
 import type { CheckResult } from '../doctor/checklist.js';
 import { ask, HUB_SOCKET } from './client.js';
+import { optionOf } from './request.js';
 import { docPath } from '../util/package.js';
 
 /** The client's program name, as the package installs it. */
@@ -25,16 +26,15 @@ function helperSocketOf(settings: HelperSettings) {
   const words = settings.recovery.powerCycleCommand.split(/\s+/).filter(Boolean);
   const used = settings.recovery.powerCycle || chargeWaysOf(settings.charge.ways).some((w) => w.way === 'uhubctl');
   if (!used || basename(words[0] ?? '') !== CLIENT_NAME) return undefined;
-  const at = words.indexOf('--socket');
-  return at >= 0 && words[at + 1] ? words[at + 1] : HUB_SOCKET;
+  return optionOf(words, '--socket') || HUB_SOCKET;
 }
 
-export async function hubHelperItems(settings: HelperSettings, timeoutMs = 10_000): Promise<CheckResult[]> {
+export async function hubHelperItems(settings: HelperSettings): Promise<CheckResult[]> {
   const socket = helperSocketOf(settings);
   if (!socket) return [];
   const hubs = [...new Set([...hubPortsOf(settings.hubPorts).values()].map((p) => p.hub))];
   try {
-    const { problem, output } = await ask({ kind: 'check' }, socket, timeoutMs);
+    const { problem, output } = await ask({ kind: 'check' }, socket, 10_000);
     const seen = output.trim().split('\n').filter(Boolean).join('; ');
     if (problem === undefined) return [{ status: 'ok', finding: `hub helper (${socket}): ${seen}` }];
     return [

@@ -12,7 +12,7 @@
 
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const SERVE = fileURLToPath(new URL('./serve.js', import.meta.url));
@@ -28,11 +28,9 @@ function main(argv: string[]) {
   }
   const serveArgs = argv.filter((_, i) => i !== at && i !== at + 1 && argv[i] !== '--peer' && argv[i - 1] !== '--peer');
   // Paused: the connection's bytes are the child's to read.
-  const server = createServer({ pauseOnConnect: true }, (conn: Socket) => {
+  const server = createServer({ pauseOnConnect: true }, (conn) => {
     const child = spawn(process.execPath, [SERVE, ...serveArgs], { stdio: [conn, conn, 'inherit'] });
-    const done = () => {
-      conn.destroy();
-    };
+    const done = () => conn.destroy();
     child.on('exit', done);
     child.on('error', (error) => {
       process.stderr.write(`device-agent-hub: could not start the helper: ${error.message}\n`);

@@ -29,6 +29,12 @@ export function refusal(request: { hub: string; port: number }, mapped: Iterable
   return `hub ${request.hub} port ${request.port} is not in hubPorts: the helper switches only the ports mapped to a phone`;
 }
 
+/** The value after the first of these options in a command line. */
+export function optionOf(argv: readonly string[], ...names: string[]) {
+  const at = argv.findIndex((a) => names.includes(a));
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
 /** The request line the client sends. */
 export function requestLine(request: HubRequest) {
   return request.kind === 'check' ? 'check\n' : `${request.action} ${request.hub} ${request.port}\n`;
@@ -40,11 +46,11 @@ export function answerHead(problem: string | undefined) {
 }
 
 /** An answer as the client reads it: the problem (undefined when ok) and the lines after the first. */
-export function parseAnswer(text: string): { problem: string | undefined; output: string } | { problem: string; output: string; garbled: true } {
+export function parseAnswer(text: string): { problem: string | undefined; output: string } {
   const end = text.indexOf('\n');
   const head = end < 0 ? text : text.slice(0, end);
   const output = end < 0 ? '' : text.slice(end + 1);
   if (head === 'ok') return { problem: undefined, output };
   if (head.startsWith('fail ')) return { problem: head.slice(5), output };
-  return { problem: `the hub helper answered ${JSON.stringify(head.slice(0, 80))}`, output, garbled: true };
+  return { problem: `the hub helper answered ${JSON.stringify(head.slice(0, 80))}`, output };
 }

@@ -20,7 +20,7 @@ import { hubPortsOf, type HubPort } from '../config/hub-ports.js';
 import { loadConfig } from '../config/load.js';
 import { locate } from '../hub/tool-doctor.js';
 import { hubListings, runTool } from '../hub/uhubctl.js';
-import { answerHead, MAX_REQUEST_BYTES, parseRequest, refusal, type HubRequest } from './request.js';
+import { answerHead, MAX_REQUEST_BYTES, optionOf, parseRequest, refusal, type HubRequest } from './request.js';
 
 const READ_TIMEOUT_MS = 5_000;
 /** Under the client's 30 s: a cycle is off, uhubctl's 2 s delay, on. */
@@ -109,7 +109,7 @@ async function answer(
             problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` },
           )
         : [];
-    const lines = ['found' in tool ? `uhubctl: ${tool.found}` : `uhubctl: ${tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
+    const lines = [`uhubctl: ${'found' in tool ? tool.found : tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
     const problem = 'found' in tool ? [...hubs, ...listings].find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
     return { ...(problem !== undefined && { problem }), output: lines.join('\n') };
   }
@@ -123,10 +123,7 @@ async function answer(
 }
 
 async function main() {
-  const option = (name: string) => {
-    const at = process.argv.indexOf(name);
-    return at >= 0 ? process.argv[at + 1] : undefined;
-  };
+  const option = (name: string) => optionOf(process.argv, name);
   const configPath = option('--config-if-present');
 
   const write = (text: string): Promise<void> => new Promise((resolve) => process.stdout.write(text, () => resolve()));

@@ -28,10 +28,7 @@ export function parseHubStatus(output: string) {
 export function hubStatusProblem(hub: string, ports: readonly number[], output: string) {
   const listed = parseHubStatus(output).get(hub);
   if (!listed) {
-    const said = output
-      .split('\n')
-      .find((l) => l.trim() !== '')
-      ?.trim();
+    const said = output.trim().split('\n')[0]!.trim();
     return `hub ${hub} is not found by the hub tool${said ? ` (it says: ${said})` : ''}`;
   }
   const missing = ports.filter((p) => !listed.has(p));

@@ -34,10 +34,10 @@ export class Uhubctl implements PortPower, PortSwitch {
   }
 
   cycle(hub: string, port: number): Promise<string> {
-    return this.run('-l', hub, '-p', String(port), '-a', 'cycle');
+    return this.switch(hub, port, 'cycle');
   }
 
-  switch(hub: string, port: number, power: 'off' | 'on'): Promise<string> {
+  switch(hub: string, port: number, power: 'off' | 'on' | 'cycle'): Promise<string> {
     return this.run('-l', hub, '-p', String(port), '-a', power);
   }
 

@@ -16,11 +16,13 @@
 // Only causes are counted (port-record.ts): what followed a controller's
 // death is its consequence, never a limit or a port's failure. Each verdict
 // carries the evidence as a sentence a person can check.
-import { busOf, hubOf, type UsbEventKind } from './classify.js';
+import { busOf, type UsbEventKind } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 import { clipText } from './text.js';
 import { windowOf, type DayWindow, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
 
-export type Layer = 'controller' | 'hub-power' | 'hub' | 'port' | 'phone';
+export const LAYERS = ['controller', 'hub-power', 'hub', 'port', 'phone'] as const;
+export type Layer = (typeof LAYERS)[number];
 
 export interface Verdict {
   layer: Layer;
@@ -43,30 +45,23 @@ const HUB_ERRORS = 2;
 /** Commands a controller failed to complete that make a verdict: one may be a device holding it. */
 const CONTROLLER_ERRORS = 2;
 
-interface PortView {
-  port: string;
-  failures: FailureCounts;
-  total: number;
-  failingSerials: Set<string>;
-  linked: Set<string>;
-  lastFailureAt: number | undefined;
-}
+type PortView = NonNullable<ReturnType<typeof portView>>;
 
 /** `now`: wall ms, the window is this UTC day and the one before; the controller of a bus is sysfs's (its usbN link), else the kernel's bus lines', else "bus N". */
 export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }): Verdict[] {
-  const controllerOf = (bus: number): string => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
+  const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
   const days = windowOf(now);
-  const ports = portViews(record, days);
+  const ports = Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
   const byPort = [...ports].sort((a, b) => a.port.localeCompare(b.port));
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
-  const claim = (v: Verdict): void => {
+  const claim = (v: Verdict) => {
     verdicts.push(v);
     for (const p of v.ports) covered.add(p);
   };
-  const open = (views: PortView[]): PortView[] => views.filter((v) => !covered.has(v.port));
+  const open = (views: PortView[]) => views.filter((v) => !covered.has(v.port));
   const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumDays(entry.days, days)]));
-  const portsOf = groupBy(ports, (v) => hubOf(v.port));
+  const portsOf = groupBy(ports, (v) => hubOfPort(v.port));
 
   // Controllers.
   const controllers = groupBy(ports, (v) => controllerOf(busOf(v.port)));
@@ -80,7 +75,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
     const limits = onPorts.reduce((n, v) => n + (v.failures['controller-limit'] ?? 0), own['controller-limit'] ?? 0);
     if (limits) reasons.push(`out of devices or bandwidth ${times(limits)}`);
     if ((own['controller-error'] ?? 0) >= CONTROLLER_ERRORS) reasons.push(`it failed to complete a command ${times(own['controller-error']!)}`);
-    const hubsOn = new Set(onPorts.map((v) => hubOf(v.port)));
+    const hubsOn = new Set(onPorts.map((v) => hubOfPort(v.port)));
     if (hubsOn.size >= 2 && onPorts.every((v) => v.total > 0)) reasons.push(`every port on its ${hubsOn.size} hubs failed`);
     if (reasons.length === 0) continue;
     const echoes =
@@ -127,7 +122,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
       layer: 'port',
       subject: view.port,
       ports: [view.port],
-      evidence: `port ${view.port}: over-current ${times(view.failures['over-current'])} ${WINDOW} while the other ports of hub ${hubOf(view.port)} report none: the phone on it${phones.length ? ` (${phones.join(', ')})` : ''} or its cable draws more than the port gives, not the hub's supply`,
+      evidence: `port ${view.port}: over-current ${times(view.failures['over-current'])} ${WINDOW} while the other ports of hub ${hubOfPort(view.port)} report none: the phone on it${phones.length ? ` (${phones.join(', ')})` : ''} or its cable draws more than the port gives, not the hub's supply`,
       advice:
         'swap the cable first, then try the phone on another port: if the over-current follows the phone, take it out of the pool (a damaged battery or charging circuit)',
     });
@@ -174,9 +169,12 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   }
 
   // One phone, several ports: only ports its source placed it on (adb's usb path, usbmuxd's location), never a serial a device printed.
-  const portsOfSerial = new Map<string, PortView[]>();
-  for (const view of open(ports)) for (const serial of view.failingSerials) if (view.linked.has(serial)) push(portsOfSerial, serial, view);
-  for (const [serial, views] of [...portsOfSerial].sort(byName)) {
+  const portsOfSerial = groupBy(
+    open(ports).flatMap((view) => [...view.failingSerials].filter((serial) => view.linked.has(serial)).map((serial) => ({ serial, view }))),
+    (p) => p.serial,
+  );
+  for (const [serial, placed] of [...portsOfSerial].sort(byName)) {
+    const views = placed.map((p) => p.view);
     if (views.length < 2) continue;
     const list = sortedPorts(views);
     verdicts.push({
@@ -189,24 +187,20 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   return verdicts;
 }
 
-function sortedPorts(views: readonly PortView[]): string[] {
+function sortedPorts(views: readonly PortView[]) {
   return views.map((v) => v.port).sort();
 }
 
-const byName = ([a]: [string, unknown], [b]: [string, unknown]): number => a.localeCompare(b);
+const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompare(b);
 
-function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string): Map<string, V[]> {
+function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string) {
   const out = new Map<string, V[]>();
-  for (const v of values) push(out, keyOf(v), v);
+  for (const v of values) (out.get(keyOf(v)) ?? out.set(keyOf(v), []).get(keyOf(v))!).push(v);
   return out;
 }
 
-function portViews(record: PortRecord, days: DayWindow): PortView[] {
-  return Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
-}
-
 /** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
-export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow): PortView | undefined {
+export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow) {
   const inWindow = Object.entries(entry?.days ?? {}).filter(([day]) => days.has(day));
   if (!entry || inWindow.length === 0) return undefined;
   const failures = sumDays(entry.days, days);
@@ -220,7 +214,7 @@ function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts
   const sum: FailureCounts = {};
   for (const [day, value] of Object.entries(byDay)) {
     if (!days.has(day)) continue;
-    const counts: FailureCounts = 'failures' in value ? value.failures : value;
+    const counts = 'failures' in value ? value.failures : value;
     for (const [kind, n] of Object.entries(counts) as Array<[UsbEventKind, number]>) sum[kind] = (sum[kind] ?? 0) + n;
   }
   return sum;
@@ -238,7 +232,7 @@ export const LABELS: Partial<Record<UsbEventKind, [string, string]>> = {
 };
 
 /** "14 enumeration failures and 2 resets". */
-export function describe(failures: FailureCounts): string {
+export function describe(failures: FailureCounts) {
   const parts = (Object.entries(failures) as Array<[UsbEventKind, number]>)
     .filter(([kind, n]) => n > 0 && LABELS[kind])
     .sort(([, a], [, b]) => b - a)
@@ -246,12 +240,6 @@ export function describe(failures: FailureCounts): string {
   return parts.length <= 1 ? (parts[0] ?? 'failures') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}`;
 }
 
-function times(n: number): string {
+function times(n: number) {
   return n === 1 ? 'once' : `${n} times`;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

@@ -35,13 +35,8 @@ export interface UsbEvent {
 
 const CONTROLLER_DRIVER = /^(?:xhci[_-][\w-]+|ehci[_-][\w-]+|ohci[_-][\w-]+|uhci[_-][\w-]+|dwc_otg|dwc2|ci_hdrc|musb-hdrc)$/;
 
-interface Compiled {
-  entry: KernelMessage;
-  pattern: RegExp;
-}
-
 /** The catalogue compiled once, by whom its messages name. */
-const BY_NAMED = new Map<Named, Compiled[]>();
+const BY_NAMED = new Map<Named | undefined, Array<{ entry: KernelMessage; pattern: RegExp }>>();
 for (const entry of KERNEL_MESSAGES)
   BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args) }]);
 
@@ -50,13 +45,13 @@ for (const entry of KERNEL_MESSAGES)
  * kernel's words before the colon), TEXT matching an entry's format whole: a device string inside it is matched only as
  * the data of the line that prints it.
  */
-export function classifyUsbLine(text: string): UsbEvent | undefined {
+export function classifyUsbLine(text: string) {
   const head = /^(\S+) (\S+): (.*)$/s.exec(text.replace(/\s+$/, ''));
   if (!head) return undefined;
-  const [, driver, name, message] = head as unknown as [string, string, string, string];
+  const [, driver = '', name = '', message = ''] = head;
   if (CONTROLLER_DRIVER.test(driver)) {
-    const family = /^xhci/.test(driver) ? 'xhci' : /^ehci/.test(driver) ? 'ehci' : /^ohci/.test(driver) ? 'ohci' : undefined;
-    return match(['controller', ...(family ? [family as Named] : [])], message, { controller: name });
+    // Any driver's messages, then its family's (xhci, ehci, ohci).
+    return match(['controller', /^[eox]hci/.exec(driver)?.[0] as Named | undefined], message, { controller: name });
   }
   if (driver === 'hub') {
     // "hub 1-1:1.0": the hub's interface; the hub is "1-1", a root hub "1-0" (bus 1's, "usb1").
@@ -71,8 +66,10 @@ export function classifyUsbLine(text: string): UsbEvent | undefined {
 
 const PORT_PATH = /^\d+-\d+(?:\.\d+)*$/;
 
+type On = Pick<UsbEvent, 'port' | 'hub' | 'controller'>;
+
 /** The first entry of these groups whose format the message matches, as an event on `on`. */
-function match(groups: readonly Named[], message: string, on: { port?: string; hub?: string; controller?: string }): UsbEvent | undefined {
+function match(groups: ReadonlyArray<Named | undefined>, message: string, on: On) {
   for (const group of groups) {
     for (const { entry, pattern } of BY_NAMED.get(group) ?? []) {
       const m = pattern.exec(message);
@@ -87,20 +84,19 @@ function match(groups: readonly Named[], message: string, on: { port?: string; h
   return undefined;
 }
 
-function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: string; hub?: string; controller?: string }): UsbEvent {
-  const field = (name: keyof NonNullable<KernelMessage['fields']>): string | undefined => {
-    const i = entry.fields?.[name];
-    return i === undefined ? undefined : values[i];
-  };
-  // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3".
+function eventOf(entry: KernelMessage, values: readonly string[], on: On) {
+  const field = (name: keyof NonNullable<KernelMessage['fields']>) => values[entry.fields?.[name] ?? -1];
+  // The older wordings name the port in the text: "hub 1-1:1.0: cannot disable port 3". Hub "1-0" is bus 1's root hub:
+  // "usb1", its port 3 "1-3"; hub "1-1"'s port 3 is "1-1.3".
   const number = field('port');
+  const root = /^(\d+)-0$/.exec(on.hub ?? '')?.[1];
   const bus = field('bus');
   return dropUndefined<UsbEvent>({
     kind: entry.kind,
     role: entry.role,
     id: entry.id,
     controller: on.controller,
-    ...(on.hub !== undefined && (number === undefined ? { hub: hubName(on.hub) } : { port: childPort(on.hub, number) })),
+    ...(on.hub !== undefined && (number === undefined ? { hub: root ? `usb${root}` : on.hub } : { port: root ? `${root}-${number}` : `${on.hub}.${number}` })),
     // A device line about a hub itself ("usb 1-1.2: clear tt 1 (9082) error -71") names the hub, not a port's failure.
     ...(on.port !== undefined && (entry.kind === 'hub-error' ? { hub: on.port } : { port: on.port })),
     bus: bus === undefined ? undefined : Number(bus),
@@ -110,32 +106,14 @@ function eventOf(entry: KernelMessage, values: readonly string[], on: { port?: s
 }
 
 /** The port path a port device's name stands for: "usb1-port6" is root port 6 of bus 1 ("1-6"), "1-1.3-port1" port 1 of hub 1-1.3. */
-function portDeviceOf(name: string): string | undefined {
+function portDeviceOf(name: string) {
   const rootPort = /^usb(\d+)-port(\d+)$/.exec(name);
   const hubPort = /^(\d+-\d+(?:\.\d+)*)-port(\d+)$/.exec(name);
   return rootPort ? `${rootPort[1]}-${rootPort[2]}` : hubPort ? `${hubPort[1]}.${hubPort[2]}` : undefined;
 }
 
-/** Port N of a hub: "1-0" is bus 1's root hub, so its port 3 is "1-3"; hub "1-1"'s port 3 is "1-1.3". */
-function childPort(hub: string, port: string): string {
-  const root = /^(\d+)-0$/.exec(hub);
-  return root ? `${root[1]}-${port}` : `${hub}.${port}`;
-}
-
-/** A hub by the name hubOf gives it: a root hub "1-0" is "usb1". */
-function hubName(hub: string): string {
-  const root = /^(\d+)-0$/.exec(hub);
-  return root ? `usb${root[1]}` : hub;
-}
-
-/** The hub a port hangs off ("1-1.4.2" -> "1-1.4"; "1-3" -> the root hub "usb1"). */
-export function hubOf(port: string): string {
-  const dot = port.lastIndexOf('.');
-  return dot >= 0 ? port.slice(0, dot) : `usb${busOf(port)}`;
-}
-
 /** The bus number of a port path ("1-1.4.2" -> 1). */
-export function busOf(port: string): number {
+export function busOf(port: string) {
   return Number(port.slice(0, port.indexOf('-')));
 }
 
@@ -144,7 +122,7 @@ export function busOf(port: string): number {
  * below 480 on a port of 480 or more has fallen back: the cable or a worn plug. A phone at 480 on a SuperSpeed hub is
  * not judged: most phones are USB 2 devices, so sysfs cannot tell a USB 2 cable on a USB 3 phone.
  */
-export function speedFallback(port: string, phoneMbps: number, portMbps: number): string | undefined {
+export function speedFallback(port: string, phoneMbps: number, portMbps: number) {
   if (!(phoneMbps > 0) || !(portMbps > 0) || phoneMbps >= portMbps || phoneMbps >= 480) return undefined;
   return `port ${port}: phone at ${phoneMbps} Mb/s on a ${portMbps} Mb/s port: a charge-grade or USB 1 cable, or a worn plug; swap the cable first`;
 }

@@ -26,7 +26,7 @@ export interface ControllerLoad {
 }
 
 /** Devices per host controller from sysfs; undefined where there is no sysfs (a container without /sys/bus/usb). */
-export function readUsbControllers(root = '/sys/bus/usb/devices'): ControllerLoad[] | undefined {
+export function readUsbControllers(root: string): ControllerLoad[] | undefined {
   const names = namesIn(root);
   if (!names) return undefined;
   // Not a link (a copy of sysfs): one controller per bus.
@@ -56,15 +56,11 @@ export function usbItems(
   controllers: readonly ControllerLoad[] | undefined,
   phonePorts: readonly string[] = [],
 ): CheckResult[] {
-  const phonesPerBus = new Map<number, number>();
-  const count = (bus: number | undefined): void => {
-    if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);
-  };
-  for (const d of devices) count(usbBus(d.usb));
   // Phones sysfs shows on a port that adb does not list there (an iPhone, a phone with USB debugging off) load the controller too.
   const adbPaths = new Set(devices.map((d) => d.usb));
   const more = phonePorts.filter((p) => !adbPaths.has(p));
-  for (const p of more) count(usbBus(p));
+  const phonesPerBus = new Map<number, number>();
+  for (const bus of [...devices.map((d) => d.usb), ...more].map(usbBus)) if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);
   const what = more.length ? 'phones' : 'adb devices';
   if (!phonesPerBus.size) return [];
   const loads: Array<ControllerLoad & { phones: number }> = [];

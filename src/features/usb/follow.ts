@@ -2,7 +2,7 @@
 // read-only and non-blocking, polled on the injected timers a second apart when idle. A rotated recording is read on
 // from the new file's start once the old is done, as `tail -F` does. What is no kernel log (a directory, another
 // device, binary or non-kernel lines) is said once and not followed.
-import { closeSync, constants, fstatSync, openSync, read, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, statSync } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import type { Timer, Timers } from '../../util/clock.js';
 import { fileChange, type FileId } from './follow-rotation.js';
@@ -56,7 +56,7 @@ export class KernelLogFollower {
   }
 
   /** Opens the log and starts following it; false (and one line saying why and what to do) when it cannot be read. */
-  start(): boolean {
+  start() {
     const { path, logger } = this.options;
     try {
       this.fd = this.io.openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -79,7 +79,7 @@ export class KernelLogFollower {
     return true;
   }
 
-  stop(): void {
+  stop() {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
@@ -93,7 +93,8 @@ export class KernelLogFollower {
     }
   }
 
-  private turn(reads = 0): void {
+  private turn(reads = 0) {
+    const { path, logger } = this.options;
     if (this.stopped || this.fd === undefined) return;
     if (reads >= READS_PER_TURN) {
       this.later(0);
@@ -106,8 +107,8 @@ export class KernelLogFollower {
         if (err.code === 'EPIPE') {
           if (!this.overran) {
             this.overran = true;
-            this.options.logger.info(
-              { path: this.options.path },
+            logger.info(
+              { path },
               `the kernel overwrote some of its messages before the agent read them (a burst larger than its ring buffer): the USB record may miss failures of that moment; said once`,
             );
           }
@@ -116,9 +117,9 @@ export class KernelLogFollower {
         // EAGAIN: nothing new. Another error (a directory named, a device gone): said once, until a read works again.
         if (err.code !== 'EAGAIN' && !this.failing) {
           this.failing = true;
-          this.options.logger.warn(
-            { path: this.options.path, code: err.code },
-            `reading the kernel's messages from ${this.options.path} failed (${err.message}); trying again every second, said once: check usb.kernelLog`,
+          logger.warn(
+            { path, code: err.code },
+            `reading the kernel's messages from ${path} failed (${err.message}); trying again every second, said once: check usb.kernelLog`,
           );
         }
         return this.later(POLL_MS);
@@ -136,7 +137,7 @@ export class KernelLogFollower {
         this.checkFirst = !text.includes('\n') && this.position < 64 * 1024;
         const why = notAKernelLog(text);
         if (why !== undefined) {
-          this.options.logger.warn({ path: this.options.path }, notALog(this.options.path, `a file whose start is no kernel log (${why})`));
+          logger.warn({ path }, notALog(path, `a file whose start is no kernel log (${why})`));
           return this.stop();
         }
       }
@@ -146,7 +147,7 @@ export class KernelLogFollower {
   }
 
   /** True when the follower now reads a rotated replay from its start: the new file, or the old one emptied. */
-  private followRotation(): boolean {
+  private followRotation() {
     const { path, logger } = this.options;
     const open = identityOf(this.fd!);
     // Not known (cannot happen on an open descriptor): go on with the open file.
@@ -184,7 +185,7 @@ export class KernelLogFollower {
     return true;
   }
 
-  private take(text: string): void {
+  private take(text: string) {
     const lines = (this.partial + text).split('\n');
     this.partial = lines.pop() ?? '';
     if (this.partial.length > MAX_LINE) this.partial = '';
@@ -197,12 +198,12 @@ export class KernelLogFollower {
     }
   }
 
-  private later(ms: number): void {
+  private later(ms: number) {
     this.timer = this.options.timers.setTimer(() => this.turn(), ms, { unref: true });
   }
 }
 
-function identityOf(fd: number): Stats | undefined {
+function identityOf(fd: number) {
   try {
     return fstatSync(fd);
   } catch {
@@ -210,7 +211,7 @@ function identityOf(fd: number): Stats | undefined {
   }
 }
 
-function notALog(path: string, what: string): string {
+function notALog(path: string, what: string) {
   return `usb.kernelLog ${path} is ${what}, not a kernel log: the USB layer reads nothing from it (ports, hubs and controllers are not judged). Point it at /dev/kmsg or at a recording of its records, or set it to "" to turn this off; said once`;
 }
 
@@ -223,7 +224,7 @@ function identityAt(path: string): FileId | undefined {
   }
 }
 
-function cannotRead(path: string, err: NodeJS.ErrnoException): string {
+function cannotRead(path: string, err: NodeJS.ErrnoException) {
   if (err.code === 'EACCES' || err.code === 'EPERM') {
     return `cannot read the kernel's messages at ${path} (${err.code}): the USB layer will not say which port, hub or controller fails; give the agent CAP_SYSLOG (or set kernel.dmesg_restrict=0), or set usb.kernelLog to "" to turn this off. Everything else works as before`;
   }

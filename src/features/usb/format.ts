@@ -17,7 +17,7 @@ const NUMBER: Record<string, string> = {
 };
 
 /** The pattern of a format, every conversion a capture group (by index, as fields pick them); `args` says what each `%s` holds (beyond them, one word). */
-export function compileFormat(format: string, args: readonly StringArg[] = []): RegExp {
+export function compileFormat(format: string, args: readonly StringArg[] = []) {
   let source = '^';
   let strings = 0;
   // %[flags][width][.precision][length]conversion; a pointer's extension letters (%pK, %pad) belong to it.
@@ -48,12 +48,12 @@ export function compileFormat(format: string, args: readonly StringArg[] = []): 
   return new RegExp(source);
 }
 
-function stringArg(arg: StringArg): string {
+function stringArg(arg: StringArg) {
   if (arg === 'data') return '[\\s\\S]*';
   if (arg === 'word') return '\\S+';
   return arg.map(literal).join('|');
 }
 
-function literal(text: string): string {
+function literal(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ +/g, ' +');
 }

@@ -21,9 +21,7 @@ export interface KernelLine {
 /** A /dev/kmsg record's message; undefined for a continuation, a malformed record, or a program's record (it could blame a port). */
 export function parseKmsgRecord(record: string): KernelLine | undefined {
   const m = /^(\d+),(\d+),(\d+),[^;]*;(.*)$/.exec(record.replace(/\n$/, ''));
-  if (!m) return undefined;
-  const pri = Number(m[1]);
-  if (pri >> 3 !== 0) return undefined;
+  if (!m || Number(m[1]) >> 3 !== 0) return undefined;
   return { text: unescapeKmsg(m[4]!), seq: Number(m[2]), tsUs: Number(m[3]), shape: 'kmsg' };
 }
 
@@ -36,7 +34,7 @@ const JOURNAL =
 export function parseDmesgLine(line: string): KernelLine | undefined {
   let text = line.replace(/\r?\n$/, '');
   let printed = false;
-  const strip = (prefix: RegExp, says = true): void => {
+  const strip = (prefix: RegExp, says = true) => {
     const m = prefix.exec(text);
     if (m) text = text.slice(m[0].length);
     printed ||= m !== null && says;
@@ -50,7 +48,7 @@ export function parseDmesgLine(line: string): KernelLine | undefined {
 }
 
 /** /dev/kmsg's \xNN escapes decoded as the UTF-8 bytes they are (a run of them one character or more); an invalid byte is U+FFFD. */
-function unescapeKmsg(text: string): string {
+function unescapeKmsg(text: string) {
   return text.replace(/(?:\\x[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/\\x/g, ''), 'hex').toString('utf8'));
 }
 
@@ -65,14 +63,14 @@ export function parseKernelLogLine(line: string): KernelLine | undefined {
 }
 
 /** Why the start of a kernel log file is not one (NUL bytes, or none of its first whole lines a kernel line), or undefined. */
-export function notAKernelLog(start: string, lines = 200): string | undefined {
+export function notAKernelLog(start: string) {
   if (start.includes('\0')) return 'it holds NUL bytes: a binary file, not a log';
   // Whole lines only: the last may be cut where the read ended.
   const sample = start
     .split('\n')
     .slice(0, -1)
     .filter((l) => l.trim() !== '')
-    .slice(0, lines);
+    .slice(0, 200);
   if (sample.length === 0) return undefined;
   const kernel = sample.some((l) => {
     const parsed = parseKernelLogLine(l);

@@ -66,14 +66,14 @@ function whatIsOpen(fd: number): LogSource {
   if (source.kind !== 'recording') return source;
   const buffer = Buffer.alloc(64 * 1024);
   const n = readSync(fd, buffer, 0, buffer.length, 0);
-  const why = n === 0 ? undefined : notAKernelLog(buffer.toString('utf8', 0, n));
+  const why = notAKernelLog(buffer.toString('utf8', 0, n));
   return why === undefined ? source : { kind: 'not-a-log', what: `a file whose start is no kernel log (${why})` };
 }
 
 const YES = /^(?:yes|true|on|1)$/i;
 
 /** The installed unit file and its [Service] settings, the drop-ins' after the unit's (each key's values in order; an empty value resets a list). */
-function installedUnit(dirs: readonly string[]): { file: string; settings: Map<string, string[]> } | undefined {
+function installedUnit(dirs: readonly string[]) {
   for (const dir of dirs) {
     const file = join(dir, UNIT);
     const text = readText(file);
@@ -85,12 +85,11 @@ function installedUnit(dirs: readonly string[]): { file: string; settings: Map<s
   return undefined;
 }
 
-function serviceSettings(text: string, into: Map<string, string[]>): void {
+function serviceSettings(text: string, into: Map<string, string[]>) {
   let section = '';
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    const header = /^\[(.+)\]$/.exec(line);
-    if (header) section = header[1]!;
+    section = /^\[(.+)\]$/.exec(line)?.[1] ?? section;
     const m = /^([A-Za-z]+)\s*=\s*(.*)$/.exec(line);
     if (section !== 'Service' || !m) continue;
     const [, key, value] = m;
@@ -98,29 +97,27 @@ function serviceSettings(text: string, into: Map<string, string[]>): void {
   }
 }
 
-function last(settings: Map<string, string[]>, key: string): string | undefined {
-  const values = settings.get(key);
-  return values?.[values.length - 1];
-}
-
 /** Why the unit keeps its service from reading /dev/kmsg, in systemd's words; undefined when it lets it. */
 function hidingReason(settings: Map<string, string[]>, restricted: boolean): string | undefined {
-  if (YES.test(last(settings, 'ProtectKernelLogs') ?? '')) return 'ProtectKernelLogs=yes, which denies /dev/kmsg to the service';
-  const bound = [...(settings.get('BindReadOnlyPaths') ?? []), ...(settings.get('BindPaths') ?? [])].some((v) =>
-    v.split(/\s+/).some((p) => p.replace(/^-/, '').split(':')[0] === '/dev/kmsg'),
-  );
-  const privateDevices = YES.test(last(settings, 'PrivateDevices') ?? '');
+  const all = (key: string) => settings.get(key) ?? [];
+  // A key's last value: the one that holds ("" for none).
+  const last = (key: string) => all(key).at(-1) ?? '';
+  const yes = (key: string) => YES.test(last(key));
+  if (yes('ProtectKernelLogs')) return 'ProtectKernelLogs=yes, which denies /dev/kmsg to the service';
+  const bound = [...all('BindReadOnlyPaths'), ...all('BindPaths')].some((v) => v.split(/\s+/).some((p) => p.replace(/^-/, '').split(':')[0] === '/dev/kmsg'));
+  const privateDevices = yes('PrivateDevices');
   if (privateDevices && !bound) return 'PrivateDevices=yes without BindReadOnlyPaths=/dev/kmsg, which hides /dev/kmsg from the service';
-  const policed = privateDevices || /^(?:closed|strict)$/.test(last(settings, 'DevicePolicy') ?? '');
-  const allowed = (settings.get('DeviceAllow') ?? []).some((v) => /^(?:\/dev\/kmsg|char-mem)\s+\S*r/.test(v));
+  const policed = privateDevices || /^(?:closed|strict)$/.test(last('DevicePolicy'));
+  const allowed = all('DeviceAllow').some((v) => /^(?:\/dev\/kmsg|char-mem)\s+\S*r/.test(v));
   if (policed && !allowed) return 'a closed device policy without DeviceAllow=/dev/kmsg r, which refuses the service the open';
   if (!restricted) return undefined;
-  const user = last(settings, 'User');
-  const root = !YES.test(last(settings, 'DynamicUser') ?? '') && (user === undefined || user === 'root' || user === '0');
-  if (root) return undefined;
-  if (YES.test(last(settings, 'PrivateUsers') ?? ''))
-    return "PrivateUsers=yes, under which the service's CAP_SYSLOG is not the host's, and kernel.dmesg_restrict=1 asks for the host's";
-  const caps = (key: string) => (settings.get(key) ?? []).flatMap((v) => v.split(/\s+/)).map((c) => c.toUpperCase());
+  // As root (no User=, or User=root or 0) without DynamicUser=: the host's CAP_SYSLOG.
+  if (!yes('DynamicUser') && ['', 'root', '0'].includes(last('User'))) return undefined;
+  if (yes('PrivateUsers')) return "PrivateUsers=yes, under which the service's CAP_SYSLOG is not the host's, and kernel.dmesg_restrict=1 asks for the host's";
+  const caps = (key: string) =>
+    all(key)
+      .flatMap((v) => v.split(/\s+/))
+      .map((c) => c.toUpperCase());
   if (!caps('AmbientCapabilities').includes('CAP_SYSLOG')) return 'no AmbientCapabilities=CAP_SYSLOG, which kernel.dmesg_restrict=1 asks for';
   const bounding = caps('CapabilityBoundingSet');
   if (settings.has('CapabilityBoundingSet') && (bounding.includes('~CAP_SYSLOG') || !bounding.some((c) => c === 'CAP_SYSLOG' || c.startsWith('~'))))
@@ -128,7 +125,7 @@ function hidingReason(settings: Map<string, string[]>, restricted: boolean): str
   return undefined;
 }
 
-function confFiles(dir: string): string[] {
+function confFiles(dir: string) {
   try {
     return readdirSync(dir)
       .filter((n) => n.endsWith('.conf'))

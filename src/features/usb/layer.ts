@@ -1,6 +1,5 @@
 // The USB layer at run time: the kernel log followed into the record per port, the record saved in the state directory,
 // the verdicts worked out after each change and logged once each, and what a device's message gets from them.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
 import type { Settings } from '../../config/schema.js';
@@ -12,19 +11,19 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { limited } from '../../log/limited.js';
 import type { Metric } from '../../util/metric.js';
-import type { UsbInterface } from '../../platforms/source.js';
 import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
-import { busOf, classifyUsbLine, hubOf, speedFallback } from './classify.js';
+import { busOf, classifyUsbLine, speedFallback } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
 import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord } from './port-record.js';
 import { KernelRecorder } from './recorder.js';
 import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
-import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, speedsOfPort } from './sysfs.js';
+import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, readText, speedOf } from './sysfs.js';
 import { PortRecordFile, USB_PORTS_FILE, type StoredPorts } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { clipText } from './text.js';
@@ -45,39 +44,45 @@ const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on the
 /** Ports named in a verdict's log line at most: a controller's can be hundreds. */
 const LOGGED_PORTS = 16;
 
-/** A value read at most every `ms` of the clock, or afresh once dropped. */
-class Cell<T> {
-  private kept: { at: number; value: T } | undefined;
+/** Values read at most every `ms` of the clock, each key's once in that time, or afresh once dropped. */
+class Cell<V, K = void> {
+  private readonly kept = new Map<K, V>();
+  private at = -Infinity;
 
   constructor(
     private readonly now: () => number,
     private readonly ms: number,
-    private readonly read: () => T,
+    private readonly read: (key: K) => V,
   ) {}
 
-  get(): T {
-    const at = this.now();
-    if (!this.kept || at - this.kept.at >= this.ms) this.kept = { at, value: this.read() };
-    return this.kept.value;
+  get(key: K): V {
+    const now = this.now();
+    if (now - this.at >= this.ms) {
+      this.kept.clear();
+      this.at = now;
+    }
+    if (!this.kept.has(key)) this.kept.set(key, this.read(key));
+    return this.kept.get(key)!;
   }
 
-  drop(): void {
-    this.kept = undefined;
+  drop() {
+    this.at = -Infinity;
   }
 }
 
 export class UsbLayer implements UsbEvidence {
+  private readonly now = () => this.ctx.clock.monotonic();
   private readonly usb: Settings['usb'];
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
-  private interfacesOf: (port: string) => readonly UsbInterface[] = () => [];
+  private readonly interfaces = new Cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
   private record: PortRecord = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
   private loaded = false;
   private readonly recorder = new KernelRecorder(
     () => this.record,
-    () => ({ controllerOfBus: (bus) => this.controllers.get().get(bus) }),
+    () => ({ controllerOfBus: this.controllerOfBus }),
     (event, outcome) => {
       // A cause counted on a port is a failure of /metrics.
       if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
@@ -89,24 +94,18 @@ export class UsbLayer implements UsbEvidence {
   private seq: number | undefined;
   private verdicts: Verdict[] = [];
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
-  private readonly logged = new SaidOnce(() => this.ctx.clock.monotonic());
+  private readonly logged = new SaidOnce(this.now);
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
-  private readonly controllers = new Cell(
-    () => this.ctx.clock.monotonic(),
-    SYSFS_EVERY_MS,
-    () => controllersOfBuses(this.usb.sysfsRoot),
-  );
+  private readonly controllers = new Cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
+  /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
+  private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
-  private readonly saidOffList = new SaidOnce(() => this.ctx.clock.monotonic());
+  private readonly saidOffList = new SaidOnce(this.now);
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
-  private readonly locations = new Cell(
-    () => this.ctx.clock.monotonic(),
-    SYSFS_CELL_MS,
-    () => new Map<number, string | undefined>(),
-  );
+  private readonly locations = new Cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -114,15 +113,10 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private readonly ports = new Cell(
-    () => this.ctx.clock.monotonic(),
-    SYSFS_CELL_MS,
-    () => portsBySerial(this.usb.sysfsRoot),
-  );
-  private readonly speeds = new Cell(
-    () => this.ctx.clock.monotonic(),
-    SYSFS_CELL_MS,
-    () => new Map<string, string | undefined>(),
+  private readonly ports = new Cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
+  /** A phone's link below its port's speed, by port. */
+  private readonly fallbacks = new Cell(this.now, SYSFS_CELL_MS, (port: string) =>
+    speedFallback(port, speedOf(this.usb.sysfsRoot, port), speedOf(this.usb.sysfsRoot, hubOfPort(port))),
   );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
@@ -135,7 +129,7 @@ export class UsbLayer implements UsbEvidence {
     this.file = new PortRecordFile(join(ctx.stateDir ?? '', USB_PORTS_FILE), ctx.logger);
   }
 
-  start(): void {
+  start() {
     const { kernelLog: path } = this.usb;
     if (!this.on || this.started) return;
     this.started = true;
@@ -145,7 +139,8 @@ export class UsbLayer implements UsbEvidence {
     // The phones' links (where their sources placed them) are kept with sysfs alone too: a restart knows them.
     this.saver = this.file.every(this.ctx.clock, SAVE_EVERY_MS, () => this.toKeep());
     if (path === '') return;
-    this.source = `${bootId() ?? 'unknown-boot'} ${path}`;
+    // This boot's id: the kernel's record numbers start again at each boot.
+    this.source = `${readText('/proc/sys/kernel/random/boot_id') || 'unknown-boot'} ${path}`;
     // The same log of the same boot: its records up to the saved one are counted already.
     this.skipUpTo = stored.source === this.source ? stored.seq : undefined;
     this.seq = this.skipUpTo;
@@ -162,7 +157,7 @@ export class UsbLayer implements UsbEvidence {
     if (!this.follower.start()) this.follower = undefined;
   }
 
-  stop(): void {
+  stop() {
     this.follower?.stop();
     this.settle?.cancel();
     this.recorder.flush();
@@ -170,31 +165,22 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The USB layer's word on a device: the evidence of each verdict that covers its port, its hub, its controller or the phone itself. */
-  noteFor(device: DeviceSnapshot): string | undefined {
+  noteFor(device: DeviceSnapshot) {
     const onPort = this.placeOf(device.usb);
     if (onPort !== undefined) this.link(onPort, device);
     const words = this.verdicts.filter((v) =>
       v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && this.covers(v, onPort),
     );
-    const said = [...words.map((v) => v.evidence), onPort && this.fallbackOf(onPort)].filter((w) => w !== undefined);
+    // A phone's link below its port's speed, from sysfs.
+    const fallback = onPort !== undefined && this.usb.sysfsRoot !== '' ? this.fallbacks.get(onPort) : undefined;
+    const said = [...words.map((v) => v.evidence), fallback].filter((w) => w !== undefined);
     return said.length ? `USB: ${said.join('; ')}` : undefined;
   }
 
-  /** A phone's link below its port's speed, from sysfs, read at most every few seconds per port. */
-  private fallbackOf(port: string): string | undefined {
-    if (this.usb.sysfsRoot === '') return undefined;
-    const kept = this.speeds.get();
-    if (!kept.has(port)) {
-      const speeds = speedsOfPort(this.usb.sysfsRoot, port);
-      kept.set(port, speeds && speedFallback(port, speeds.phone, speeds.port));
-    }
-    return kept.get(port);
-  }
-
   /** Whether a verdict on a port, a hub or a controller covers this port. */
-  private covers(v: Verdict, port: string): boolean {
+  private covers(v: Verdict, port: string) {
     if (v.ports.includes(port)) return true;
-    if (v.wholeHub === true) return hubOf(port) === v.subject;
+    if (v.wholeHub === true) return hubOfPort(port) === v.subject;
     return v.layer === 'controller' && this.controllerOf(busOf(port)) === v.subject;
   }
 
@@ -222,7 +208,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** A device left or came (the kernel's word, or a source's list): sysfs is read at the next look rather than from a cell up to SYSFS_CELL_MS old. */
-  readSysfsAfresh(): void {
+  readSysfsAfresh() {
     this.ports.drop();
   }
 
@@ -231,18 +217,17 @@ export class UsbLayer implements UsbEvidence {
    * off its source's list. Only a phone the report would otherwise call gone: an adb server coming back lists phones
    * one by one, and one not listed again yet has not lost its debugging.
    */
-  oweOnUsb(listing: Listing): void {
-    const read = new Map<string, readonly UsbInterface[]>();
-    this.interfacesOf = (port) => read.get(port) ?? read.set(port, interfacesOnPort(this.usb.sysfsRoot, port)).get(port)!;
+  oweOnUsb(listing: Listing) {
+    this.interfaces.drop();
     // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
-    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, this.interfacesOf);
+    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, (port) => this.interfaces.get(port));
     this.ctx.registry.presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
   /** The report's devices: those the ledger carried for the layer are published for readiness and said once; the others remembered. */
-  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()): DeviceInfo[] {
+  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()) {
     const onUsb = this.owedFrom;
     if (onUsb === undefined) return [...devices];
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
@@ -265,14 +250,14 @@ export class UsbLayer implements UsbEvidence {
    * The devices an earlier run reported, as if listed before this run: a phone whose USB debugging went off while the
    * agent was down is known on its port from the first report, and reported off adb, not UNPLUGGED.
    */
-  rememberEarlier(devices: readonly DeviceInfo[]): void {
+  rememberEarlier(devices: readonly DeviceInfo[]) {
     for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, listedPhone(d));
   }
 
   /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid): void {
+  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid) {
     const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfacesOf);
+      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, (port) => this.interfaces.get(port));
       return off ? [{ udid: d.udid, off }] : [];
     });
     this.offList = offs.map((o) => o.off);
@@ -283,7 +268,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
-  get on(): boolean {
+  get on() {
     return this.usb.kernelLog !== '' || this.usb.sysfsRoot !== '';
   }
 
@@ -302,19 +287,17 @@ export class UsbLayer implements UsbEvidence {
    * A device's port on its source's word only (adb's usb path, usbmuxd's LocationID), which the device cannot choose:
    * any device may print any serial. A network phone has no port.
    */
-  placeOf(usb: UsbPlace | undefined): string | undefined {
+  placeOf(usb: UsbPlace | undefined) {
     if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
     if (usb?.location === undefined || this.usb.sysfsRoot === '') return undefined;
-    const ports = this.locations.get();
-    if (!ports.has(usb.location)) ports.set(usb.location, portOfLocation(this.usb.sysfsRoot, usb.location));
-    return ports.get(usb.location);
+    return this.locations.get(usb.location);
   }
 
   /**
    * Links a listed phone, once it has said its udid, to the port its source places it on. A serial adb lists twice is
    * placed too, but counts for no phone's verdict: which of them failed where cannot be told.
    */
-  private link(port: string, device: DeviceSnapshot): void {
+  private link(port: string, device: DeviceSnapshot) {
     if (device.udid === undefined) return;
     // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
     const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
@@ -348,12 +331,12 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
-  private storedRecord(): { record: PortRecord; verdicts: Verdict[] } | undefined {
+  private storedRecord() {
     if (this.stored === undefined) {
       const now = this.ctx.clock.wall();
       const record = this.usb.kernelLog === '' ? undefined : this.file.load()?.record;
       if (record) pruneRecord(record, now);
-      this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: (bus) => this.controllerOf(bus) }) } : null;
+      this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: this.controllerOf }) } : null;
     }
     return this.stored ?? undefined;
   }
@@ -367,7 +350,7 @@ export class UsbLayer implements UsbEvidence {
     ];
   }
 
-  private line(line: string): void {
+  private line(line: string) {
     const parsed = parseKernelLogLine(line);
     if (!parsed) return;
     if (parsed.seq !== undefined) {
@@ -386,7 +369,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Works the verdicts out once a burst has settled: a burst of lines, or of links, is one pass. */
-  private workSoon(): void {
+  private workSoon() {
     this.settle ??= this.ctx.clock.setTimer(
       () => {
         this.settle = undefined;
@@ -403,13 +386,14 @@ export class UsbLayer implements UsbEvidence {
    * live record is never in the future (the kernel's record clock stops in a suspend, uptime does not: after one,
    * records map early, never late).
    */
-  private wallOf(tsUs: number | undefined): number {
+  private wallOf(tsUs: number | undefined) {
     const now = this.ctx.clock.wall();
     if (tsUs === undefined) return now;
     const live = this.usb.kernelLog === '/dev/kmsg';
     if (!this.anchor) {
-      const boot = live ? bootWall(now) : undefined;
-      this.anchor = boot === undefined ? { wall: now, tsUs } : { wall: boot, tsUs: 0 };
+      // This boot's wall time, from /proc/uptime, where it can be read.
+      const uptime = live ? Number(readText('/proc/uptime')?.split(' ')[0]) : NaN;
+      this.anchor = Number.isFinite(uptime) ? { wall: now - uptime * 1000, tsUs: 0 } : { wall: now, tsUs };
     }
     const wall = this.anchor.wall + (tsUs - this.anchor.tsUs) / 1000;
     return live ? Math.min(wall, now) : wall;
@@ -419,11 +403,11 @@ export class UsbLayer implements UsbEvidence {
    * Works the verdicts out again and logs each new one once, through the limit per cause, so a flood of verdicts that
    * come and go costs at most that many lines a minute per layer and a summary; `count`: counted in /metrics.
    */
-  private work(count = true): void {
+  private work(count = true) {
     const now = this.ctx.clock.wall();
     this.recorder.flush();
     pruneRecord(this.record, now);
-    this.verdicts = attribute(this.record, { now, controllerOfBus: (bus) => this.controllers.get().get(bus) });
+    this.verdicts = attribute(this.record, { now, controllerOfBus: this.controllerOfBus });
     const current = new Set<string>();
     const log = limited(this.ctx.logger);
     for (const v of this.verdicts) {
@@ -431,7 +415,8 @@ export class UsbLayer implements UsbEvidence {
       current.add(key);
       if (!this.logged.say(key)) continue;
       const ports = v.ports.length > LOGGED_PORTS ? [...v.ports.slice(0, LOGGED_PORTS), `and ${v.ports.length - LOGGED_PORTS} more`] : v.ports;
-      log.warn(`usb-verdict-${v.layer}`, { layer: v.layer, subject: clipText(v.subject, 64), ports }, v.evidence, clipText(v.subject, 64));
+      const subject = clipText(v.subject, 64);
+      log.warn(`usb-verdict-${v.layer}`, { layer: v.layer, subject, ports }, v.evidence, subject);
       if (count) this.loggedByLayer.set(v.layer, (this.loggedByLayer.get(v.layer) ?? 0) + 1);
     }
     // A verdict that went away is logged again if it comes back.
@@ -439,33 +424,12 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The controller of a bus: sysfs's name, else the kernel's bus line's, else "bus N". */
-  private controllerOf(bus: number): string {
-    return this.controllers.get().get(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
-  }
+  private readonly controllerOf = (bus: number) => this.controllerOfBus(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
   private toKeep(): StoredPorts {
     pruneRecord(this.record, this.ctx.clock.wall());
     boundRecord(this.record);
     return dropUndefined({ record: this.record, source: this.source, seq: this.seq });
-  }
-}
-
-/** The wall time of this boot, from /proc/uptime; undefined where it cannot be read. */
-function bootWall(now: number): number | undefined {
-  try {
-    const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
-    return Number.isFinite(uptime) ? now - uptime * 1000 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** This boot's id: the kernel's record numbers start again at each boot. */
-function bootId(): string | undefined {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -2,16 +2,14 @@
 // to fail, the rest as port="other"), the verdicts by layer, and the phones on a port and off their list. Pure.
 import type { OffSource } from '../../devices/off-source.js';
 import type { Metric, Sample } from '../../util/metric.js';
-import type { Layer, Verdict } from './attribution.js';
+import { LAYERS, type Layer, type Verdict } from './attribution.js';
 import { FAILURE_KINDS, type UsbEventKind } from './classify.js';
 
 /** Ports with a series of their own; a port that fails after these is counted in port="other". */
 export const MAX_PORT_SERIES = 32;
 
-const LAYERS: readonly Layer[] = ['controller', 'hub-power', 'hub', 'port', 'phone'];
-
 /** Prometheus label values in the agent's style: enumeration_failed, hub_power. */
-function label(name: string): string {
+function label(name: string) {
   return name.replace(/-/g, '_');
 }
 
@@ -23,7 +21,7 @@ export class PortFailureCounts {
   private readonly ports = new Map<string, Map<UsbEventKind, number>>();
   private readonly other = new Map<UsbEventKind, number>();
 
-  add(port: string, kind: UsbEventKind): void {
+  add(port: string, kind: UsbEventKind) {
     if (!FAILURE_KINDS.has(kind)) return;
     let counts = this.ports.get(port);
     if (!counts && this.ports.size < MAX_PORT_SERIES) this.ports.set(port, (counts = new Map<UsbEventKind, number>()));
@@ -69,7 +67,7 @@ const OFF_LIST_MODES = ['port', 'bootloader', 'offers_source'] as const;
 
 /** The phones the last report carried as on a port and off their list, by source and what the port shows; every pair served. */
 export function offListMetric(offs: readonly OffSource[], sources: readonly string[]): Metric {
-  const modeOf = (off: OffSource): string => (off.mode === undefined ? 'port' : label(off.mode));
+  const modeOf = (off: OffSource) => label(off.mode ?? 'port');
   return {
     name: 'device_agent_usb_off_list_devices',
     help: "phones on a USB port (sysfs) that their source no longer lists, at the last report, by source and what the port shows more (bootloader, offers_source: its source's own interface; port: nothing more)",

@@ -62,7 +62,7 @@ const MAX_REMEMBERED = 512;
  * its list and its port is kept too: an OS update reboots the phone and brings it back without USB debugging. Kept, it
  * is reported only while sysfs shows it on a port; the least recently listed go first past a lab's worth.
  */
-export function rememberListed(remembered: Map<string, ListedPhone>, present: readonly DeviceInfo[]): void {
+export function rememberListed(remembered: Map<string, ListedPhone>, present: readonly DeviceInfo[]) {
   const listed = present.filter((d) => d.status !== STATUS_UNPLUGGED);
   if (listed.length === 0) return;
   // Indexed once a call: pair by pair, 512 remembered against 60 listed cost 7-8 ms a report.

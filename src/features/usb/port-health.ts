@@ -1,29 +1,22 @@
 // A port's health as `list` and `doctor` show it: its failures of today and yesterday (UTC), the phones seen failing on
 // it, and the layer a verdict blames. Pure.
-import { windowOf, type FailureCounts, type PortRecord } from './port-record.js';
+import { windowOf, type PortRecord } from './port-record.js';
 import { describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
-import { hubOf, type UsbEventKind } from './classify.js';
+import type { UsbEventKind } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 
-export interface PortHealth {
-  port: string;
-  failures: FailureCounts;
-  total: number;
-  /** The phones seen failing on it. */
-  phones: number;
-  /** The verdict that covers it, if any: the layer to blame. */
-  verdict?: Verdict;
-}
+type PortHealth = ReturnType<typeof portHealth>;
 
-/** The port's failures in the window, and the verdict covering it. */
-export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number): PortHealth {
+/** The port's failures in the window, the phones seen failing on it, and the verdict covering it (the layer to blame). */
+export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number) {
   const view = portView(port, record.ports[port], windowOf(now));
   const total = view?.total ?? 0;
-  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOf(port) === v.subject)) : undefined;
+  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOfPort(port) === v.subject)) : undefined;
   return { port, failures: view?.failures ?? {}, total, phones: view?.failingSerials.size ?? 0, ...(verdict ? { verdict } : {}) };
 }
 
 /** The ports of the record with failures in the window, the most failures first, at most `n`. */
-export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now: number, n: number): PortHealth[] {
+export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now: number, n: number) {
   return Object.keys(record.ports)
     .map((port) => portHealth(record, verdicts, port, now))
     .filter((h) => h.total > 0)
@@ -34,16 +27,13 @@ export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now
 /** One and several, as the attribution names them, shorter where `list`'s cell needs it: a hub failing its ports together often leaves one failure on each. */
 const SHORT: Partial<Record<UsbEventKind, [string, string]>> = { ...LABELS, 'enumeration-failed': ['enum failure', 'enum failures'] };
 
-const LAYER: Record<Layer, string> = { controller: 'controller', 'hub-power': 'hub power', hub: 'hub', port: 'port', phone: 'phone' };
-
 /** `list`'s cell: "1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)" or "1-1.4.2 17 failures/2d (hub)" (several kinds). */
-export function healthCell(health: PortHealth): string {
+export function healthCell(health: PortHealth) {
   if (health.total === 0) return `${health.port} ok`;
   const kinds = (Object.entries(health.failures) as Array<[UsbEventKind, number]>).filter(([, n]) => n > 0);
   const [kind, n] = kinds.length === 1 ? kinds[0]! : [undefined, health.total];
   const [one, several] = (kind && SHORT[kind]) || ['failure', 'failures'];
-  const what = `${n} ${n === 1 ? one : several}`;
-  return `${health.port} ${what}/2d${health.verdict ? ` (${LAYER[health.verdict.layer]})` : ''}`;
+  return `${health.port} ${n} ${n === 1 ? one : several}/2d${health.verdict ? ` (${health.verdict.layer.replace('-', ' ')})` : ''}`;
 }
 
 const WHAT_TO_DO: Record<Layer, string> = {
@@ -55,7 +45,7 @@ const WHAT_TO_DO: Record<Layer, string> = {
 };
 
 /** `doctor`'s finding for a port with failures (what the record holds), and the advice: the layer a verdict blames and what to do. */
-export function healthLine(health: PortHealth): { finding: string; advice: string } {
+export function healthLine(health: PortHealth) {
   const phones = health.phones === 0 ? '' : ` with ${health.phones} ${health.phones === 1 ? 'phone' : 'different phones'}`;
   const finding = `USB port ${health.port}: ${describe(health.failures)} ${WINDOW}${phones}`;
   const v = health.verdict;

@@ -6,6 +6,7 @@
 // strings, lists, ports, hubs, controllers and links are capped (least recently seen first), and boundRecord keeps the
 // whole under MAX_RECORD_BYTES, so the file written is always one that reads back.
 import { dropUndefined } from '../../util/drop-undefined.js';
+import { usbBus } from '../../util/usb-path.js';
 import { FAILURE_KINDS, type UsbEvent, type UsbEventKind } from './classify.js';
 
 const KEEP_DAYS = 7;
@@ -87,7 +88,7 @@ export function emptyRecord(): PortRecord {
 }
 
 /** The UTC day of a wall-clock time, the record's day key. */
-export function dayOf(wallMs: number): string {
+export function dayOf(wallMs: number) {
   return new Date(wallMs).toISOString().slice(0, 10);
 }
 
@@ -157,7 +158,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
   return 'counted';
 }
 
-function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions): void {
+function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions) {
   if (event.kind === 'bus-registered' && event.controller !== undefined && event.bus !== undefined) {
     record.buses[String(event.bus)] = event.controller;
     const names = Object.keys(record.buses);
@@ -190,7 +191,7 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
  * Links a phone to a port on its source's word: `identities` are its USB serials, `udid` keys where it was last placed,
  * `alone`: no other device shares its serial, so its verdict may count this port. Returns whether the record changed.
  */
-export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number, alone = true): boolean {
+export function linkPort(record: PortRecord, port: string, udid: string, identities: readonly string[], at: number, alone = true) {
   const serials = [...new Set(identities)].filter((id) => id !== '' && id.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS);
   const entry = portEntry(record, port, at);
   const linked = (portDay(entry, dayOf(at)).linked ??= []);
@@ -202,56 +203,53 @@ export function linkPort(record: PortRecord, port: string, udid: string, identit
   const changed = was === undefined || was.serials.join('\n') !== serials.join('\n') || linked.length !== before;
   delete record.links[udid];
   record.links[udid] = [...links.filter((l) => l.port !== port), { port, at, serials }].slice(-LINKS_PER_PHONE);
-  const names = Object.keys(record.links);
-  if (names.length > MAX_LINKS) delete record.links[names[0]!];
+  dropFirst(record.links, MAX_LINKS);
   return changed;
 }
 
-function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOptions): string | undefined {
+function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOptions) {
   if (event.controller !== undefined) return event.controller;
-  const path = event.port ?? event.hub;
-  if (path === undefined) return undefined;
-  // As sysfs or the kernel's bus lines name it; undefined when neither does.
-  const bus = /^(?:usb)?(\d+)/.exec(path)?.[1];
+  // As sysfs or the kernel's bus lines name it; undefined when neither does (or the event names no port or hub).
+  const bus = /^(?:usb)?(\d+)/.exec(event.port ?? event.hub ?? '')?.[1];
   return bus === undefined ? undefined : (options.controllerOfBus?.(Number(bus)) ?? record.buses[String(Number(bus))]);
 }
 
 /** The controller, when it stands dead. */
-function deadOne(record: PortRecord, controller: string): string | undefined {
+function deadOne(record: PortRecord, controller: string) {
   return record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
 }
 
 /** For a port of an unknown controller: a dead controller with unknown buses may be its own, so its echoes never count. */
-function unmappedDeath(record: PortRecord, options: RecordOptions): string | undefined {
+function unmappedDeath(record: PortRecord, options: RecordOptions) {
   const mapped = new Set(Object.values(record.buses));
   return Object.keys(record.controllers).find((c) => record.controllers[c]!.deadSince !== undefined && !mapped.has(c) && !knownBySysfs(c, options));
 }
 
-function knownBySysfs(controller: string, options: RecordOptions): boolean {
+function knownBySysfs(controller: string, options: RecordOptions) {
   if (!options.controllerOfBus) return false;
   for (let bus = 1; bus <= 64; bus++) if (options.controllerOfBus(bus) === controller) return true;
   return false;
 }
 
-function reviveUnmapped(record: PortRecord, options: RecordOptions): void {
+function reviveUnmapped(record: PortRecord, options: RecordOptions) {
   for (let dead = unmappedDeath(record, options); dead !== undefined; dead = unmappedDeath(record, options)) revive(record, dead);
 }
 
-function revive(record: PortRecord, controller: string): void {
+function revive(record: PortRecord, controller: string) {
   const entry = record.controllers[controller];
   if (!entry) return;
   delete entry.deadSince;
   delete entry.removedSince;
 }
 
-function controllerEntry(record: PortRecord, name: string, at: number): ControllerEntry {
+function controllerEntry(record: PortRecord, name: string, at: number) {
   const entry = (record.controllers[name] ??= { days: {}, seenAt: at });
   entry.seenAt = at;
   capByAge(record.controllers, MAX_CONTROLLERS);
   return entry;
 }
 
-function portEntry(record: PortRecord, port: string, at: number): PortEntry {
+function portEntry(record: PortRecord, port: string, at: number) {
   const entry = (record.ports[port] ??= { days: {}, seenAt: at });
   entry.seenAt = at;
   capByAge(record.ports, MAX_PORTS);
@@ -259,25 +257,18 @@ function portEntry(record: PortRecord, port: string, at: number): PortEntry {
   return record.ports[port] ?? (record.ports[port] = entry);
 }
 
-function portDay(entry: PortEntry, day: string): PortDay {
+function portDay(entry: PortEntry, day: string) {
   return (entry.days[day] ??= { failures: {}, serials: [], failingSerials: [] });
 }
 
-function count(counts: FailureCounts, kind: UsbEventKind): void {
+function count(counts: FailureCounts, kind: UsbEventKind) {
   counts[kind] = (counts[kind] ?? 0) + 1;
 }
 
 /** Drops the days older than KEEP_DAYS before `now`, and the ports, hubs and controllers left without any. */
-export function pruneRecord(record: PortRecord, now: number): void {
+export function pruneRecord(record: PortRecord, now: number) {
   const oldest = dayOf(now - (KEEP_DAYS - 1) * 86_400_000);
-  for (const table of tables(record)) {
-    for (const [name, entry] of Object.entries(table)) {
-      for (const day of Object.keys(entry.days)) if (day < oldest) delete entry.days[day];
-      for (const day of Object.keys(entry.after ?? {})) if (day < oldest) delete entry.after![day];
-      // A controller standing dead is kept: its death is its state, not only its count.
-      if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined && entry.removedSince === undefined) delete table[name];
-    }
-  }
+  dropDays(record, oldest);
   for (const [udid, links] of Object.entries(record.links)) {
     const kept = links.filter((l) => dayOf(l.at) >= oldest);
     if (kept.length) record.links[udid] = kept;
@@ -287,21 +278,28 @@ export function pruneRecord(record: PortRecord, now: number): void {
 
 type Dated = { days: Record<string, unknown>; after?: Record<string, number>; deadSince?: number; removedSince?: number; seenAt: number };
 
-function tables(record: PortRecord): Array<Record<string, Dated>> {
+function tables(record: PortRecord) {
   return [record.ports, record.hubs, record.controllers] as Array<Record<string, Dated>>;
 }
 
+/** Drops the days before `first` from the ports, hubs and controllers, and those left without any. */
+function dropDays(record: PortRecord, first: string) {
+  for (const table of tables(record)) {
+    for (const [name, entry] of Object.entries(table)) {
+      for (const day of Object.keys(entry.days)) if (day < first) delete entry.days[day];
+      for (const day of Object.keys(entry.after ?? {})) if (day < first) delete entry.after![day];
+      // A controller standing dead, or being removed, is kept: that is its state, not only its count.
+      if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined && entry.removedSince === undefined) delete table[name];
+    }
+  }
+}
+
 /** Keeps the record within `maxBytes` of JSON: its oldest days first, then, when today alone is over, the least recently seen ports. */
-export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): void {
+export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES) {
   if (bytesOf(record) <= maxBytes) return;
   const days = [...new Set(tables(record).flatMap((t) => Object.values(t).flatMap((e) => Object.keys(e.days))))].sort();
-  for (const day of days.slice(0, -1)) {
-    for (const table of tables(record))
-      for (const [name, entry] of Object.entries(table)) {
-        delete entry.days[day];
-        if (entry.after) delete entry.after[day];
-        if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined) delete table[name];
-      }
+  for (const next of days.slice(1)) {
+    dropDays(record, next);
     if (bytesOf(record) <= maxBytes) return;
   }
   // Today alone is over: the ports seen longest ago go, each counted at its `"name":{...}` size, never more than it frees.
@@ -315,15 +313,20 @@ export function boundRecord(record: PortRecord, maxBytes = MAX_RECORD_BYTES): vo
 }
 
 /** The record's size as written: UTF-8 bytes, not UTF-16 units (a serial may be any text). */
-function bytesOf(value: unknown): number {
+function bytesOf(value: unknown) {
   return Buffer.byteLength(JSON.stringify(value));
 }
 
-function addCapped(list: string[], serial: string): void {
+/** Keeps the last `max` names of a table: the first written go first. */
+function dropFirst(table: Record<string, unknown>, max: number) {
+  for (const name of Object.keys(table).slice(0, -max)) delete table[name];
+}
+
+function addCapped(list: string[], serial: string) {
   if (!list.includes(serial) && list.length < MAX_SERIALS) list.push(serial);
 }
 
-function capByAge(table: Record<string, { seenAt: number }>, max: number): void {
+function capByAge(table: Record<string, { seenAt: number }>, max: number) {
   const names = Object.keys(table);
   if (names.length <= max) return;
   let oldest = names[0]!;
@@ -334,55 +337,71 @@ function capByAge(table: Record<string, { seenAt: number }>, max: number): void 
 /** A record read back, rebuilt from what is valid in it (a hand-edited or cut file loses only those entries); undefined if nothing is. */
 export function recordFrom(value: unknown): PortRecord | undefined {
   if (!isObject(value) || !isObject(value.ports) || !isObject(value.controllers)) return undefined;
-  const record = emptyRecord();
-  for (const [port, entry] of Object.entries(value.ports)) {
-    if (!/^\d+-\d+(?:\.\d+)*$/.test(port) || !isObject(entry) || !isObject(entry.days)) continue;
-    const days: Record<string, PortDay> = {};
-    for (const [day, d] of Object.entries(entry.days)) {
-      if (!DAY.test(day) || !isObject(d)) continue;
-      const linked = strings(d.linked);
-      days[day] = { failures: counts(d.failures), serials: strings(d.serials), failingSerials: strings(d.failingSerials), ...(linked.length && { linked }) };
-    }
-    record.ports[port] = dropUndefined({
-      days,
-      seenAt: number(entry.seenAt) ?? 0,
-      serial: typeof entry.serial === 'string' && entry.serial.length <= MAX_SERIAL_CHARS ? entry.serial : undefined,
-      lastFailureAt: number(entry.lastFailureAt),
-    });
-  }
-  for (const [name, entry] of Object.entries(isObject(value.hubs) ? value.hubs : {})) {
-    if (!/^(?:usb\d+|\d+-\d+(?:\.\d+)*)$/.test(name) || !isObject(entry) || !isObject(entry.days)) continue;
-    record.hubs[name] = { days: dayCounts(entry.days), seenAt: number(entry.seenAt) ?? 0 };
-  }
-  for (const [name, entry] of Object.entries(value.controllers)) {
-    if (!isObject(entry) || !isObject(entry.days)) continue;
-    const after: Record<string, number> = {};
-    for (const [day, n] of Object.entries(isObject(entry.after) ? entry.after : {})) {
-      const value = number(n);
-      if (DAY.test(day) && value !== undefined && value > 0) after[day] = Math.floor(value);
-    }
-    record.controllers[name] = dropUndefined({
-      days: dayCounts(entry.days),
-      seenAt: number(entry.seenAt) ?? 0,
-      after: Object.keys(after).length ? after : undefined,
-      deadSince: number(entry.deadSince),
-      diedBy: typeof entry.diedBy === 'string' && entry.diedBy.length <= 120 ? entry.diedBy : undefined,
-      removedSince: number(entry.removedSince),
-    });
-  }
-  for (const [bus, controller] of Object.entries(isObject(value.buses) ? value.buses : {}))
-    if (/^\d{1,3}$/.test(bus) && typeof controller === 'string') record.buses[bus] = controller;
-  for (const [udid, links] of Object.entries(isObject(value.links) ? value.links : {})) {
-    if (!Array.isArray(links) || udid.length > MAX_SERIAL_CHARS) continue;
-    const kept: PortLink[] = [];
-    for (const link of links.slice(-LINKS_PER_PHONE)) {
-      if (!isObject(link) || typeof link.port !== 'string' || !/^\d+-\d+(?:\.\d+)*$/.test(link.port) || number(link.at) === undefined) continue;
-      kept.push({ port: link.port, at: number(link.at)!, serials: strings(link.serials) });
-    }
-    if (kept.length) record.links[udid] = kept;
-  }
-  const links = Object.keys(record.links);
-  for (const udid of links.slice(0, Math.max(0, links.length - MAX_LINKS))) delete record.links[udid];
+  const isDay = (day: string) => DAY.test(day);
+  const record: PortRecord = {
+    ports: valid(
+      value.ports,
+      (port) => usbBus(port) !== undefined,
+      (entry) =>
+        isObject(entry) && isObject(entry.days)
+          ? dropUndefined({
+              days: valid(entry.days, isDay, (d) => {
+                if (!isObject(d)) return undefined;
+                const linked = strings(d.linked);
+                return {
+                  failures: counts(d.failures),
+                  serials: strings(d.serials),
+                  failingSerials: strings(d.failingSerials),
+                  ...(linked.length && { linked }),
+                };
+              }),
+              seenAt: number(entry.seenAt) ?? 0,
+              serial: typeof entry.serial === 'string' && entry.serial.length <= MAX_SERIAL_CHARS ? entry.serial : undefined,
+              lastFailureAt: number(entry.lastFailureAt),
+            })
+          : undefined,
+    ),
+    hubs: valid(
+      value.hubs,
+      (name) => /^(?:usb\d+|\d+-\d+(?:\.\d+)*)$/.test(name),
+      (entry) => (isObject(entry) && isObject(entry.days) ? { days: valid(entry.days, isDay, counts), seenAt: number(entry.seenAt) ?? 0 } : undefined),
+    ),
+    controllers: valid(
+      value.controllers,
+      () => true,
+      (entry) => {
+        if (!isObject(entry) || !isObject(entry.days)) return undefined;
+        const after = valid(entry.after, isDay, positive);
+        return dropUndefined({
+          days: valid(entry.days, isDay, counts),
+          seenAt: number(entry.seenAt) ?? 0,
+          after: Object.keys(after).length ? after : undefined,
+          deadSince: number(entry.deadSince),
+          diedBy: typeof entry.diedBy === 'string' && entry.diedBy.length <= 120 ? entry.diedBy : undefined,
+          removedSince: number(entry.removedSince),
+        });
+      },
+    ),
+    buses: valid(
+      value.buses,
+      (bus) => /^\d{1,3}$/.test(bus),
+      (controller) => (typeof controller === 'string' ? controller : undefined),
+    ),
+    links: valid(
+      value.links,
+      (udid) => udid.length <= MAX_SERIAL_CHARS,
+      (links) => {
+        const kept = (Array.isArray(links) ? links.slice(-LINKS_PER_PHONE) : []).flatMap((link) => {
+          const at = isObject(link) ? number(link.at) : undefined;
+          return isObject(link) && typeof link.port === 'string' && usbBus(link.port) !== undefined && at !== undefined
+            ? [{ port: link.port, at, serials: strings(link.serials) }]
+            : [];
+        });
+        return kept.length ? kept : undefined;
+      },
+    ),
+  };
+  dropFirst(record.links, MAX_LINKS);
   capByAge(record.ports, MAX_PORTS);
   capByAge(record.hubs, MAX_HUBS);
   capByAge(record.controllers, MAX_CONTROLLERS);
@@ -392,9 +411,13 @@ export function recordFrom(value: unknown): PortRecord | undefined {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-function dayCounts(days: Record<string, unknown>): Record<string, FailureCounts> {
-  const out: Record<string, FailureCounts> = {};
-  for (const [day, d] of Object.entries(days)) if (DAY.test(day)) out[day] = counts(d);
+/** The entries of an object whose key passes `key` and whose value `read` makes something of. */
+function valid<T>(value: unknown, key: (name: string) => boolean, read: (value: unknown) => T | undefined): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [name, v] of isObject(value) ? Object.entries(value) : []) {
+    const got = key(name) ? read(v) : undefined;
+    if (got !== undefined) out[name] = got;
+  }
   return out;
 }
 
@@ -402,19 +425,20 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function number(value: unknown): number | undefined {
+function number(value: unknown) {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-function counts(value: unknown): FailureCounts {
-  const out: FailureCounts = {};
-  if (!isObject(value)) return out;
-  for (const [kind, n] of Object.entries(value)) {
-    if (FAILURE_KINDS.has(kind as UsbEventKind) && typeof n === 'number' && Number.isFinite(n) && n > 0) out[kind as UsbEventKind] = Math.floor(n);
-  }
-  return out;
+/** A count: a finite number above 0, whole. */
+function positive(value: unknown) {
+  const n = number(value);
+  return n !== undefined && n > 0 ? Math.floor(n) : undefined;
 }
 
-function strings(value: unknown): string[] {
+function counts(value: unknown): FailureCounts {
+  return valid(value, (kind) => FAILURE_KINDS.has(kind as UsbEventKind), positive);
+}
+
+function strings(value: unknown) {
   return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string' && s.length <= MAX_SERIAL_CHARS).slice(0, MAX_SERIALS) : [];
 }

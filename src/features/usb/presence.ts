@@ -1,7 +1,8 @@
 // Whether the kernel has a phone on a port now, from sysfs (its serial on a port) and the kernel log (the last word on
 // its last port). Pure but for the bounded memory of that last word per port; recovery reads it as UsbEvidence.
 import type { PortCycleSeen, UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
-import { hubOf, type UsbEvent } from './classify.js';
+import type { UsbEvent } from './classify.js';
+import { hubOfPort } from '../../util/usb-path.js';
 
 /** As many ports and serials as the record per port keeps. */
 const MAX_KEPT = 512;
@@ -20,7 +21,7 @@ export class PortWords {
   private readonly serials = new Map<string, string>();
 
   /** One classified kernel event at wall ms `at`. */
-  add(event: UsbEvent, at: number): void {
+  add(event: UsbEvent, at: number) {
     const { port } = event;
     if (port === undefined) return;
     if (event.kind === 'serial' && event.serial !== undefined) keep(this.serials, event.serial, port);
@@ -31,7 +32,7 @@ export class PortWords {
   }
 
   /** The port the kernel last saw one of these serials on. */
-  portOf(serials: readonly string[]): string | undefined {
+  portOf(serials: readonly string[]) {
     return serials.map((s) => this.serials.get(s)).find((p) => p !== undefined);
   }
 
@@ -58,7 +59,7 @@ export function seenOf(
   const word = words.of(where);
   if (!word || word.last === 'enumerated') return undefined;
   const blame = blameOf(where);
-  return { enumerated: false, port: where, hub: hubOf(where), last: word.last, at: word.at, ...(blame && { blame }) };
+  return { enumerated: false, port: where, hub: hubOfPort(where), last: word.last, at: word.at, ...(blame && { blame }) };
 }
 
 /** Whether the port dropped, and enumerated a device again after, since wall ms `since`. */
@@ -68,7 +69,7 @@ export function cycledOf(words: PortWords, port: string, since: number): PortCyc
   return { dropped, back: dropped && word.backAt !== undefined && word.backAt >= word.droppedAt };
 }
 
-function keep<V>(map: Map<string, V>, key: string, value: V): void {
+function keep<V>(map: Map<string, V>, key: string, value: V) {
   map.delete(key);
   map.set(key, value);
   if (map.size > MAX_KEPT) map.delete(map.keys().next().value!);

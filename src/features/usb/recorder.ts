@@ -9,13 +9,8 @@ export const HOLD_MS = 2_000;
 /** The queue is a burst's worth at most: a flood is committed as it comes. */
 const MAX_HELD = 4_096;
 
-interface Held {
-  event: UsbEvent;
-  at: number;
-}
-
 export class KernelRecorder {
-  private readonly queue: Held[] = [];
+  private readonly queue: Array<{ event: UsbEvent; at: number }> = [];
 
   constructor(
     private readonly record: () => PortRecord,
@@ -24,19 +19,19 @@ export class KernelRecorder {
     private readonly onRecorded: (event: UsbEvent, outcome: Recorded | 'unplugged', at: number) => void = () => undefined,
   ) {}
 
-  add(event: UsbEvent, at: number): void {
+  add(event: UsbEvent, at: number) {
     if (event.kind === 'disconnect' && event.port !== undefined) this.dropUnplugged(event.port, at);
     this.queue.push({ event, at });
     this.commit(at);
   }
 
   /** Commits everything waiting: the verdicts are about to be worked out. */
-  flush(): void {
+  flush() {
     this.commit(Infinity);
   }
 
   /** Commits from the head while the head need not wait: not a hub's error, or older than HOLD_MS. */
-  private commit(latest: number): void {
+  private commit(latest: number) {
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
       if (held(head.event) && head.at > latest - HOLD_MS && this.queue.length <= MAX_HELD) return;
@@ -46,7 +41,7 @@ export class KernelRecorder {
   }
 
   /** A device left at `at`: the errors of its own hub and of its ports in the moment before are its leaving. */
-  private dropUnplugged(device: string, at: number): void {
+  private dropUnplugged(device: string, at: number) {
     const under = `${device}.`;
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const { event, at: when } = this.queue[i]!;
@@ -60,6 +55,6 @@ export class KernelRecorder {
 }
 
 /** The causes that may be a hub's unplugging: its own errors, and its ports' failures. */
-function held(event: UsbEvent): boolean {
-  return event.role === 'cause' && (event.kind === 'hub-error' || event.kind === 'hub-port-error' || event.kind === 'enumeration-failed');
+function held(event: UsbEvent) {
+  return event.role === 'cause' && ['hub-error', 'hub-port-error', 'enumeration-failed'].includes(event.kind);
 }

@@ -4,10 +4,9 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { UsbInterface } from '../../platforms/source.js';
 import { usbBus } from '../../util/usb-path.js';
-import { hubOf } from './classify.js';
 
 /** A file's text, trimmed; undefined where it cannot be read (gone while read, a copied sysfs tree without it, no such unit). */
-export function readText(file: string): string | undefined {
+export function readText(file: string) {
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {
@@ -16,7 +15,7 @@ export function readText(file: string): string | undefined {
 }
 
 /** The names in a folder; undefined where it cannot be read (no sysfs). */
-export function namesIn(dir: string): string[] | undefined {
+export function namesIn(dir: string) {
   try {
     return readdirSync(dir);
   } catch {
@@ -25,7 +24,7 @@ export function namesIn(dir: string): string[] | undefined {
 }
 
 /** The controller of each bus, from the root hubs' links; empty where there is no sysfs. */
-export function controllersOfBuses(root: string): Map<number, string> {
+export function controllersOfBuses(root: string) {
   const out = new Map<number, string>();
   for (const name of namesIn(root) ?? []) {
     const bus = /^usb(\d+)$/.exec(name)?.[1];
@@ -40,13 +39,13 @@ export function controllersOfBuses(root: string): Map<number, string> {
 }
 
 /** The USB serial sysfs shows on a port; undefined for none, or one longer than the kernel prints. */
-function serialOn(root: string, port: string): string | undefined {
+function serialOn(root: string, port: string) {
   const serial = readText(join(root, port, 'serial'));
   return serial && serial.length <= 128 ? serial : undefined;
 }
 
 /** Every port each USB serial is enumerated on: clones sharing a serial are on several, which sysfs cannot tell apart. */
-export function portsBySerial(root: string): Map<string, string[]> {
+export function portsBySerial(root: string) {
   const out = new Map<string, string[]>();
   for (const name of (namesIn(root) ?? []).filter((n) => usbBus(n) !== undefined).sort()) {
     // No serial: a hub, or a device that gives none.
@@ -56,15 +55,9 @@ export function portsBySerial(root: string): Map<string, string[]> {
   return out;
 }
 
-/** The link speeds (Mb/s) of the device on a port and of the hub it hangs off; undefined where either cannot be read. */
-export function speedsOfPort(root: string, port: string): { phone: number; port: number } | undefined {
-  const read = (name: string) => {
-    const n = Number(readText(join(root, name, 'speed')));
-    return Number.isFinite(n) && n > 0 ? n : undefined;
-  };
-  const phone = read(port);
-  const hub = phone && read(hubOf(port));
-  return phone && hub ? { phone, port: hub } : undefined;
+/** The link speed (Mb/s) sysfs shows of a device or a hub; NaN where it cannot be read. */
+export function speedOf(root: string, name: string) {
+  return Number(readText(join(root, name, 'speed')));
 }
 
 /** The interfaces the device on a port offers (class, subclass, protocol); one going away as the device does is left out. */
@@ -79,7 +72,7 @@ export function interfacesOnPort(root: string, port: string): UsbInterface[] {
 }
 
 /** The USB serial of the device on a port, and whether it is a hub (never a phone, whatever serial it gives). */
-export function deviceOnPort(root: string, port: string): { serial: string; hub: boolean } | undefined {
+export function deviceOnPort(root: string, port: string) {
   const serial = serialOn(root, port);
   return serial === undefined ? undefined : { serial, hub: readText(join(root, port, 'bDeviceClass')) === '09' };
 }
@@ -88,7 +81,7 @@ export function deviceOnPort(root: string, port: string): { serial: string; hub:
  * The port of the device usbmuxd locates by its LocationID, (bus << 16) | address on Linux (usbmuxd's src/usb.c), from
  * sysfs's busnum and devnum: numbers the kernel gives, which a device cannot choose.
  */
-export function portOfLocation(root: string, location: number): string | undefined {
+export function portOfLocation(root: string, location: number) {
   if (!Number.isInteger(location) || location <= 0) return undefined;
   return (namesIn(root) ?? []).find((name) => usbBus(name) === location >>> 16 && Number(readText(join(root, name, 'devnum'))) === (location & 0xffff));
 }

@@ -13,7 +13,7 @@ import type { CheckResult } from '../../platforms/doctor.js';
 const WORST = 3;
 
 /** The record in the state directory; undefined when there is none yet. */
-export function readPortRecord(stateDir: string, logger: Logger): PortRecord | undefined {
+export function readPortRecord(stateDir: string, logger: Logger) {
   return new PortRecordFile(join(stateDir, USB_PORTS_FILE), logger).load()?.record;
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyUsbLine, hubOf, speedFallback, type UsbEvent } from '../../../src/features/usb/classify.js';
+import { classifyUsbLine, speedFallback, type UsbEvent } from '../../../src/features/usb/classify.js';
+import { hubOfPort } from '../../../src/util/usb-path.js';
 import { parseKernelLogLine, parseKmsgRecord } from '../../../src/features/usb/kernel-line.js';
 
 // Real kernel lines quoted in public reports (fixtures/README.md names each
@@ -168,9 +169,9 @@ describe('classifyUsbLine on other lines', () => {
     expect(classifyUsbLine('')).toBeUndefined();
   });
 
-  it('hubOf: the parent hub of a port, the root hub for a root port', () => {
-    expect(hubOf('1-1.4.2')).toBe('1-1.4');
-    expect(hubOf('1-3')).toBe('usb1');
+  it('hubOfPort: the parent hub of a port, the root hub for a root port', () => {
+    expect(hubOfPort('1-1.4.2')).toBe('1-1.4');
+    expect(hubOfPort('1-3')).toBe('usb1');
   });
 });
 

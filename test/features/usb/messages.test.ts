@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyUsbLine } from '../../../src/features/usb/classify.js';
@@ -167,11 +167,15 @@ describe('the catalogue of kernel messages', () => {
   });
 });
 
-// docs/reference/usb-kernel-messages.md holds this table in words, between
-// its markers; `WRITE_USB_MESSAGES_DOC=1` rewrites it from the catalogue.
+// docs/reference/usb-kernel-messages.md holds the catalogue between its
+// markers, a row per entry in its order: the format, whom it names and its
+// role are the entry's; the source, kernels, what it points at and what it
+// says are the page's own (the daemon reads none of them).
 const DOC = new URL('../../../docs/reference/usb-kernel-messages.md', import.meta.url);
-const BEGIN = '<!-- catalogue: made from src/features/usb/messages.ts by test/features/usb/messages.test.ts -->';
+const BEGIN = '<!-- catalogue: one row per entry of src/features/usb/messages.ts, in its order (test/features/usb/messages.test.ts) -->';
 const END = '<!-- catalogue end -->';
+const HEADER = ['| format string | names | source | kernels | points at | role | what it says |', '|---|---|---|---|---|---|---|'];
+const POINTS_AT = ['port, cable or phone', 'port', 'hub', 'hub supply', 'port load', 'controller', 'nothing'];
 
 const NAMED_AS: Record<Named, string> = {
   device: '`usb 1-1.4.2:` the device',
@@ -183,33 +187,40 @@ const NAMED_AS: Record<Named, string> = {
   ohci: 'the controller (OHCI)',
 };
 
-function catalogueTable(): string {
-  const rows = KERNEL_MESSAGES.map((m) => {
-    const values = m.values
-      ? ` (only with ${Object.values(m.values)
-          .map((v) => v!.join(' or '))
-          .join(', ')})`
-      : '';
-    const args = (m.args ?? []).map((a) =>
-      a === 'data' ? "a device's or free text" : a === 'word' ? 'one word' : a.map((x) => (x === '' ? '""' : `"${x}"`)).join(' / '),
-    );
-    const held = args.length ? `; %s: ${args.join('; ')}` : '';
-    return `| \`${m.format}\`${values} | ${NAMED_AS[m.named]}${held} | ${m.source} | ${m.versions} | ${m.pointsAt} | ${m.role} | ${m.says} |`;
-  });
-  return ['| format string | names | source | kernels | points at | role | what it says |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+/** The format, names and role cells of an entry's row, as the page writes them. */
+function entryCells(m: KernelMessage): { format: string; names: string; role: string } {
+  const values = m.values
+    ? ` (only with ${Object.values(m.values)
+        .map((v) => v!.join(' or '))
+        .join(', ')})`
+    : '';
+  const args = (m.args ?? []).map((a) =>
+    a === 'data' ? "a device's or free text" : a === 'word' ? 'one word' : a.map((x) => (x === '' ? '""' : `"${x}"`)).join(' / '),
+  );
+  const held = args.length ? `; %s: ${args.join('; ')}` : '';
+  return { format: `\`${m.format}\`${values}`, names: `${NAMED_AS[m.named]}${held}`, role: m.role };
 }
 
 describe('docs/reference/usb-kernel-messages.md', () => {
-  it('holds the catalogue as it is, every entry', () => {
+  it('holds the catalogue as it is, every entry in its order, each row saying its source, kernels, what it points at and what it says', () => {
     const doc = readFileSync(DOC, 'utf8');
-    const table = catalogueTable();
     const begin = doc.indexOf(BEGIN);
     const end = doc.indexOf(END);
-    if (process.env.WRITE_USB_MESSAGES_DOC === '1') {
-      writeFileSync(DOC, `${doc.slice(0, begin + BEGIN.length)}\n\n${table}\n\n${doc.slice(end)}`);
-      return;
-    }
     expect(begin).toBeGreaterThan(0);
-    expect(doc.slice(begin + BEGIN.length, end).trim()).toBe(table);
+    const [header, rule, ...rows] = doc
+      .slice(begin + BEGIN.length, end)
+      .trim()
+      .split('\n');
+    expect([header, rule]).toEqual(HEADER);
+    expect(rows).toHaveLength(KERNEL_MESSAGES.length);
+    KERNEL_MESSAGES.forEach((m, i) => {
+      const [format, names, source, kernels, pointsAt, role, says] = rows[i]!.replace(/^\| | \|$/g, '').split(' | ');
+      expect({ format, names, role }, m.id).toEqual(entryCells(m));
+      expect(
+        [source, kernels, says].every((cell) => cell !== undefined && cell.trim() !== ''),
+        m.id,
+      ).toBe(true);
+      expect(POINTS_AT, m.id).toContain(pointsAt);
+    });
   });
 });
