@@ -13,7 +13,7 @@ import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import { PERSON } from '../../devices/verdicts.js';
 import type { StateFile } from '../../config/state-file.js';
 import type { Timer } from '../../util/clock.js';
@@ -29,7 +29,6 @@ import { daySummary } from './views.js';
 const SUMMARY_LOOK_MS = 60_000;
 const SAVE_EVERY_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
-const PORT = /^\d+-\d+(?:\.\d+)*$/;
 
 /** What the clock remembers of a phone between looks (monotonic ms). */
 interface Memo {
@@ -234,9 +233,7 @@ export class Availability {
     // The phone's port on its source's word (adb's usb path, usbmuxd's LocationID), else where the clock last placed it
     // on that word. Never where a serial was printed: a device that gives this phone's serial elsewhere and leaves would
     // make it "off its port".
-    const adbPort = record?.usb?.usb;
-    const sourcePort = adbPort !== undefined && PORT.test(adbPort) ? adbPort : usb?.placeOf(record?.usb);
-    const port = sourcePort ?? this.clock.phones.get(udid)?.track.port;
+    const port = sourcePort(usb, record?.usb) ?? this.clock.phones.get(udid)?.track.port;
     let usbBlame: string | undefined;
     let onPort: boolean | undefined;
     if (usb && port !== undefined) {

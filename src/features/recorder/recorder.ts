@@ -18,12 +18,11 @@ import { PERSON } from '../../devices/verdicts.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import { keyParts } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import type { FeatureContext } from '../context.js';
 import { IncidentFiles } from './files.js';
 import { Rings } from './ring.js';
 
-const PORT = /^\d+-\d+(?:\.\d+)*$/;
 /** The ports known of phones at most (bounded as the rings are). */
 const MAX_PORTS = 1024;
 
@@ -167,9 +166,8 @@ export class Recorder implements IncidentLog {
 
   /** The port a phone is on, on its source's word (adb's usb path, usbmuxd's LocationID): never where a serial was printed. */
   private place(record: DeviceSnapshot | undefined, ref: PhoneRef): void {
-    const adbPort = record?.usb?.usb;
-    const port = adbPort !== undefined && PORT.test(adbPort) ? adbPort : this.ctx.shared.get(USB_EVIDENCE)?.placeOf(record?.usb);
-    if (port === undefined || !PORT.test(port)) return;
+    const port = sourcePort(this.ctx.shared.get(USB_EVIDENCE), record?.usb);
+    if (port === undefined) return;
     for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
     if (this.ports.size >= MAX_PORTS && !this.ports.has(port)) this.ports.delete(this.ports.keys().next().value!);
     this.ports.set(port, ref);

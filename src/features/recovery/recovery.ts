@@ -9,6 +9,7 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE, type UsbSeen } from '../../devices/usb-evidence.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
+import { usbBus } from '../../util/usb-path.js';
 import type { FeatureContext } from '../context.js';
 import { ChargePauses, portHeldOff } from '../charge/pauses.js';
 import { actionName, targetOf } from './action-names.js';
@@ -74,8 +75,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     const evidence = ctx.shared.get(USB_EVIDENCE);
     if (!evidence || isTcpSerial(d.serial)) return undefined;
     const serials = [...new Set([d.serial, ...(udid !== undefined ? [udid, udid.replace(/-/g, '')] : [])])];
-    const port = d.usb?.usb;
-    return evidence.seen(serials, port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined);
+    return evidence.seen(serials, usbBus(d.usb?.usb) !== undefined ? d.usb?.usb : undefined);
   };
 
   /** The runner's intent for an action: the offline reconnect counted for its cooldown, a kick or cycle with the failure count. */
