@@ -70,8 +70,7 @@ export class Availability {
   private readonly file: StateFile<StoredClock> | undefined;
 
   constructor(private readonly ctx: FeatureContext) {
-    const { clock } = ctx;
-    this.clock = new InServiceClock((mono) => mono + (clock.wall() - clock.monotonic()));
+    this.clock = new InServiceClock((mono) => this.wallOf(mono));
     this.file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger);
     this.load();
     ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
@@ -387,10 +386,11 @@ export class Availability {
       phones: [...c.phones.values()].map(({ track, tally }) => ({
         udid: track.udid,
         serial: track.serial,
-        ...(this.memo.get(track.udid)?.platform !== undefined && { platform: this.memo.get(track.udid)!.platform! }),
-        ...(track.port !== undefined && { port: track.port }),
+        // Kept only where known: JSON leaves out what is undefined.
+        platform: this.memo.get(track.udid)?.platform,
+        port: track.port,
         state: track.state,
-        ...(track.layer && { layer: track.layer }),
+        layer: track.layer,
         creditedAt: this.wallOf(track.credited),
         tally,
       })),
@@ -398,7 +398,7 @@ export class Availability {
       hubs: [...c.hubs].map(([hub, tally]) => ({ hub, tally })),
       host: c.host,
       savedAt: this.wallOf(at),
-      ...(this.summarized !== undefined && { summarized: this.summarized }),
+      summarized: this.summarized,
     };
     this.file.save(stored);
   }
