@@ -247,19 +247,19 @@ export class Availability {
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
       ...(platform && timeline.downSince(platform) !== undefined && { sourceUp: false }),
-      ...(reported?.carried && { carried: reported.carried }),
-      ...(off && { offSource: off.mode ? { mode: off.mode } : {} }),
-      ...(onPort !== undefined && { onPort }),
-      ...(usbBlame && { usb: usbBlame }),
+      carried: reported?.carried,
+      offSource: off && { mode: off.mode },
+      onPort,
+      usb: usbBlame,
       ...(held && { quarantined: { layer: held.layer } }),
       personNeeded: timeline.verdictBy(udid, PERSON) !== undefined,
       // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
       readinessOut: !this.hostAppiumOff && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
       unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),
-      cloud: { ...(timeline.storedStatus(udid) !== undefined && { status: timeline.storedStatus(udid) }), refused: timeline.refused(udid) !== undefined },
-      ...(memo.outLayer && { outBefore: memo.outLayer }),
-      ...(timeline.cloudBehindSince !== undefined && { cloudBehind: true }),
-      ...(starvedSince !== undefined && record?.failure !== undefined && record.failure.at >= starvedSince && { starved: true }),
+      cloud: { status: timeline.storedStatus(udid), refused: timeline.refused(udid) !== undefined },
+      outBefore: memo.outLayer,
+      cloudBehind: timeline.cloudBehindSince !== undefined,
+      starved: starvedSince !== undefined && record?.failure !== undefined && record.failure.at >= starvedSince,
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.
@@ -272,7 +272,7 @@ export class Availability {
     const before = this.clock.phones.get(udid)?.track;
     const was = before && { state: before.state, layer: before.layer };
     if (bounced) {
-      this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, ...(port !== undefined && { port }) });
+      this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, port });
     }
     let verdict = classify(look);
     const track = this.clock.phones.get(udid)?.track;
@@ -297,7 +297,7 @@ export class Availability {
         (look.readinessOut === true || look.unavailable === true) &&
         (verdict.layer === 'readiness' || verdict.layer === 'phone'),
     });
-    const changed = this.clock.observe(udid, serial, verdict, at, { ...(backdate !== undefined && { backdate }), ...(port !== undefined && { port }) });
+    const changed = this.clock.observe(udid, serial, verdict, at, { backdate, port });
     // In service, and its last answer judged so: it vouches for the time up to it.
     if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
     // Failing, found so by an inventory: the time up to that failure is known.
