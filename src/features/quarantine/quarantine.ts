@@ -299,14 +299,14 @@ export class Quarantine {
             return decideQuarantine(
               {
                 now,
-                ...(entry && { entry }),
+                entry,
                 failures,
                 conflicted: r !== undefined && conflicts.has(r.serial),
                 gone,
                 starts: look.startsOf(target),
                 passes,
-                ...(verdict && { verdict }),
-                ...(this.due.has(udid) && { dueAt: this.due.get(udid)! }),
+                verdict,
+                dueAt: this.due.get(udid),
               },
               this.settings,
             );

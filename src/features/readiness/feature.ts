@@ -46,7 +46,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     const out = failsAppium(verdict);
     timeline.verdict(udid, READINESS, {
       ...(out && { appiumOff: true, out: { state: 'needs_person', layer: 'readiness' } }),
-      ...(words && { words }),
+      words,
       detail: verdict,
     });
   };

@@ -125,7 +125,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
           failures: d.failures,
           failingSince: d.failure?.first,
           hubPort,
-          ...(usb && { usb }),
+          usb,
           ...(escalations.of(d.serial)?.protectedUsb !== undefined && { chargeOnlyWhenLocked: true as const }),
           // What recovery did to the phone within the hour (the runner's counted kicks and cycles), with its offline run.
           ...historyOf(counted('kick'), counted('power-cycle'), escalations.of(d.serial)?.offline),
@@ -137,7 +137,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
       const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
       // The offline cooldown counts from the runner's start of the last reconnect.
       const lastOfflineReconnect = look.startsOf(OFFLINE_RECONNECT_TARGET).at(-1);
-      const facts = { portOff, connects: connects.view, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
+      const facts = { portOff, connects: connects.view, lastOfflineReconnect };
       // The disruptions due, cleared (or not) by the gate before the policy decides, as values; the gate is never asked
       // for one the trust rule refuses next.
       const cleared = new Map<string, Set<Disruption>>();
