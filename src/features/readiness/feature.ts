@@ -123,11 +123,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       const fingerprint = fingerprintOf(device);
       if (!reading && fingerprint === undefined) return;
       const maker = device.last?.brandName;
-      const observed = {
-        values: reading ? valuesOf(reading, baseline, maker) : {},
-        ...(reading ? { verdict: judge(reading, baseline, maker) } : {}),
-        ...(fingerprint !== undefined ? { fingerprint } : {}),
-      };
+      const observed = { values: reading ? valuesOf(reading, baseline, maker) : {}, verdict: reading && judge(reading, baseline, maker), fingerprint };
       const udid = cloudIdOf(device.serial, device.udid);
       if (observed.verdict && udid !== undefined) say(udid, observed.verdict);
       if (reading) published.set(device.key, observed.values);
