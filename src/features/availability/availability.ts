@@ -364,7 +364,7 @@ export class Availability {
           serial: p.serial,
           ...(p.port !== undefined && { port: p.port, hub: hubOfPort(p.port) }),
           state: gone ? 'gone' : 'in_transition',
-          ...(gone ? p.layer && { layer: p.layer } : { layer: 'host' as const }),
+          layer: gone ? p.layer : 'host',
           since: credited,
           credited,
           confirmed: credited,

@@ -318,7 +318,7 @@ export class Quarantine {
           switch (decision.kind) {
             case 'quarantine':
               if (r) look.release(r.key, 'quarantine', true);
-              intents.push({ target, ...(r && { device: r.key }), counted: true, kind: 'quarantine', udid, serial, decision });
+              intents.push({ target, device: r?.key, counted: true, kind: 'quarantine', udid, serial, decision });
               break;
             case 'release':
               intents.push({ target, now: true, kind: 'release', udid, by: 'expiry' });
@@ -375,7 +375,7 @@ export class Quarantine {
           this.publish(intent.udid);
           stats.counter(QUARANTINE_RELEASES).add(intent.by);
           logger.info(
-            { serial: before.serial, udid: intent.udid, by: intent.by, ...(intent.who !== undefined && { who: intent.who }) },
+            { serial: before.serial, udid: intent.udid, by: intent.by, who: intent.who },
             intent.by === 'operator'
               ? `device ${intent.udid}: quarantine released by ${intent.who ?? 'an operator'}; back in service with its next report`
               : `device ${intent.udid}: quarantine over and a check passed; back in service with its next report`,
@@ -400,7 +400,7 @@ export class Quarantine {
         };
         const words = quarantineWords(entry as QuarantineEntry & { since: number; until: number }, now);
         const incident = this.ctx.shared.get(INCIDENT_LOG)?.incident({ udid: intent.udid, serial: intent.serial }, 'quarantine', words);
-        this.entries.set(intent.udid, { ...entry, ...(incident !== undefined && { incident }) });
+        this.entries.set(intent.udid, { ...entry, incident });
         this.publish(intent.udid);
         stats.counter(QUARANTINES).add(d.layer);
         logger.warn(

@@ -74,7 +74,7 @@ export class Recorder implements IncidentLog {
     this.note(phone, kind === 'quarantine' ? 'quarantine' : 'action', `incident: ${cause}`);
     if (!this.files || !this.started) return undefined;
     const file = {
-      ...(phone.udid !== undefined && { udid: phone.udid }),
+      udid: phone.udid,
       serial: phone.serial,
       kind,
       cause: keepable(maskString(cause)),
@@ -94,7 +94,7 @@ export class Recorder implements IncidentLog {
   /** The phone a record is, as the recorder keys it (its udid once it said it). */
   private refOf(key: string, serial: string, udid?: string): PhoneRef {
     const known = this.phones.get(key);
-    const ref: PhoneRef = { serial, ...((udid ?? known?.udid) !== undefined && { udid: (udid ?? known?.udid)! }) };
+    const ref: PhoneRef = { serial, udid: udid ?? known?.udid };
     if (this.phones.size >= MAX_PORTS && !this.phones.has(key)) this.phones.delete(this.phones.keys().next().value!);
     this.phones.set(key, ref);
     return ref;
