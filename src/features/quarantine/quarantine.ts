@@ -22,6 +22,7 @@ import type { FeatureContext } from '../context.js';
 import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
 import { QuarantineFiles } from './store.js';
 import { counterKey } from '../../stats/counter.js';
+import { setBounded } from '../../util/bounded-set.js';
 
 export const QUARANTINES = counterKey(
   'device_agent_quarantines_total',
@@ -142,8 +143,7 @@ export class Quarantine {
     }
     const udid = cloudIdOf(r.serial, r.udid);
     if (udid === undefined || this.seenRun.get(key) === r.failure.first) return;
-    if (this.seenRun.size >= PHONES_KEPT && !this.seenRun.has(key)) this.seenRun.delete(this.seenRun.keys().next().value!);
-    this.seenRun.set(key, r.failure.first);
+    setBounded(this.seenRun, key, r.failure.first, PHONES_KEPT);
     this.heard.push({ udid, serial: r.serial, kind: 'inventory', text: `inventory failed: ${r.failure.text}` });
   }
 
@@ -182,10 +182,7 @@ export class Quarantine {
   private failed(udid: string, serial: string, kind: FailureKind, text: string, layer: Layer): void {
     const at = this.ctx.clock.wall();
     let list = this.failures.get(udid);
-    if (!list) {
-      if (this.failures.size >= PHONES_KEPT) this.failures.delete(this.failures.keys().next().value!);
-      this.failures.set(udid, (list = []));
-    }
+    if (!list) setBounded(this.failures, udid, (list = []), PHONES_KEPT);
     list.push({ at, kind, text: withinMessage(text), layer });
     if (list.length > FAILURES_KEPT) list.splice(0, list.length - FAILURES_KEPT);
     const ring: EventKind = kind === 'person' ? 'action' : kind;

@@ -19,6 +19,7 @@ import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import { keyParts } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { setBounded } from '../../util/bounded-set.js';
 import type { FeatureContext } from '../context.js';
 import { IncidentFiles } from './files.js';
 import { Rings } from './ring.js';
@@ -95,8 +96,7 @@ export class Recorder implements IncidentLog {
   private refOf(key: string, serial: string, udid?: string): PhoneRef {
     const known = this.phones.get(key);
     const ref: PhoneRef = { serial, udid: udid ?? known?.udid };
-    if (this.phones.size >= MAX_PORTS && !this.phones.has(key)) this.phones.delete(this.phones.keys().next().value!);
-    this.phones.set(key, ref);
+    setBounded(this.phones, key, ref, MAX_PORTS);
     return ref;
   }
 
@@ -125,10 +125,7 @@ export class Recorder implements IncidentLog {
     if (now && before)
       for (const [check, value] of Object.entries(now))
         if (before[check] !== undefined && before[check] !== value) this.note(ref, 'readiness', `readiness drift: ${check} ${before[check]} → ${value}`);
-    if (now) {
-      if (this.values.size >= MAX_PORTS && !this.values.has(device.key)) this.values.delete(this.values.keys().next().value!);
-      this.values.set(device.key, now);
-    }
+    if (now) setBounded(this.values, device.key, now, MAX_PORTS);
   }
 
   /** What the timeline hears that a phone's ring keeps: the cloud's word on it as it changes, a call for a person (an incident). */
@@ -169,7 +166,6 @@ export class Recorder implements IncidentLog {
     const port = sourcePort(this.ctx.shared.get(USB_EVIDENCE), record?.usb);
     if (port === undefined) return;
     for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
-    if (this.ports.size >= MAX_PORTS && !this.ports.has(port)) this.ports.delete(this.ports.keys().next().value!);
-    this.ports.set(port, ref);
+    setBounded(this.ports, port, ref, MAX_PORTS);
   }
 }
