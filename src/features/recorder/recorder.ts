@@ -115,11 +115,11 @@ export class Recorder implements IncidentLog {
     const b = device.last?.battery;
     const parts = [
       device.failures > 0 ? `inventory cut short (${device.failure?.text ?? 'a failure'})` : 'inventory answered',
-      ...(b?.percentage !== undefined ? [`battery ${b.percentage}%`] : []),
-      ...(b?.temperature !== undefined ? [`${b.temperature}°C`] : []),
-      ...(b?.status !== undefined ? [String(b.status).toLowerCase()] : []),
+      b?.percentage !== undefined && `battery ${b.percentage}%`,
+      b?.temperature !== undefined && `${b.temperature}°C`,
+      b?.status !== undefined && String(b.status).toLowerCase(),
     ];
-    this.note(ref, device.failures > 0 ? 'inventory' : 'battery', parts.join(', '));
+    this.note(ref, device.failures > 0 ? 'inventory' : 'battery', parts.filter(Boolean).join(', '));
     const now = this.ctx.registry.facet(READINESS_VALUES).get(device.key);
     const before = this.values.get(device.key);
     if (now && before)
