@@ -1,6 +1,7 @@
 // What the features above adb need from the USB layer below it (recovery, the in-service clock, the flight recorder), as
 // a read-only capability under USB_EVIDENCE, so that none imports the layer and their policies get the answers as values.
 import { sharedKey } from '../util/shared-parts.js';
+import { usbBus } from '../util/usb-path.js';
 import type { UsbPlace } from './record.js';
 
 /** What the USB layer blames for a port's failures, with the evidence a person can check. */
@@ -52,3 +53,11 @@ export interface UsbEvidence {
 
 /** Where the USB layer offers its word to the other features (FeatureContext.shared). */
 export const USB_EVIDENCE = sharedKey<UsbEvidence>('usb-evidence');
+
+/**
+ * The port a phone's source places it on: adb's usb path, else usbmuxd's LocationID as the USB layer maps it (none
+ * without the layer). Never where a serial was printed: any device may print any serial.
+ */
+export function sourcePort(usb: UsbEvidence | undefined, place: UsbPlace | undefined): string | undefined {
+  return usbBus(place?.usb) !== undefined ? place?.usb : usb?.placeOf(place);
+}

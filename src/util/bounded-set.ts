@@ -21,3 +21,9 @@ export class BoundedSet<T> {
     return this.entries.size;
   }
 }
+
+/** Sets a key of a map kept to at most `max` keys: a new key past it forgets the one set first. */
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  if (map.size >= max && !map.has(key)) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}

@@ -27,8 +27,6 @@ export class AuthLedger {
   private entries = new Map<string, AuthEntry>();
   private savedAt = Number.NEGATIVE_INFINITY;
   private readonly file: StateFile<Iterable<AuthEntry>> | undefined;
-  /** Said since the start, for /metrics. */
-  warned = 0;
 
   constructor(private readonly o: AuthLedgerOptions) {
     this.file =
@@ -56,13 +54,12 @@ export class AuthLedger {
   }
 
   /** One report: the phones it lists ready, each with the window its inventory read (facts.authorizationWindowMs). */
-  seen(phones: readonly SeenPhone[]): Due[] {
+  seen(phones: readonly SeenPhone[]): void {
     const now = this.o.wall();
     const r = step(this.entries, phones, now, this.o.leadMs);
     this.entries = r.entries;
     for (const due of r.due) this.say(due, now);
     if (r.changed || now - this.savedAt >= SAVE_EVERY_MS) this.save(now);
-    return r.due;
   }
 
   /** Phones away whose lapse is within the lead, and those whose lapse passed, for /metrics. */
@@ -87,7 +84,6 @@ export class AuthLedger {
 
   private say(due: Due, now: number): void {
     const { entry, kind, lapsesAt, windowMs } = due;
-    this.warned++;
     const since = new Date(entry.lastSeenWall).toISOString();
     const keeps = `it keeps this host's adb authorization for ${duration(windowMs)} after this host last had it connected (its adb_allowed_connection_time)`;
     const then = `someone must tap "Allow" on "Allow USB debugging?" when it is back; "Disable adb authorization timeout" in Developer options keeps it for good`;

@@ -13,7 +13,7 @@ import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import { PERSON } from '../../devices/verdicts.js';
 import type { StateFile } from '../../config/state-file.js';
 import type { Timer } from '../../util/clock.js';
@@ -29,7 +29,6 @@ import { daySummary } from './views.js';
 const SUMMARY_LOOK_MS = 60_000;
 const SAVE_EVERY_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
-const PORT = /^\d+-\d+(?:\.\d+)*$/;
 
 /** What the clock remembers of a phone between looks (monotonic ms). */
 interface Memo {
@@ -71,8 +70,7 @@ export class Availability {
   private readonly file: StateFile<StoredClock> | undefined;
 
   constructor(private readonly ctx: FeatureContext) {
-    const { clock } = ctx;
-    this.clock = new InServiceClock((mono) => mono + (clock.wall() - clock.monotonic()));
+    this.clock = new InServiceClock((mono) => this.wallOf(mono));
     this.file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger);
     this.load();
     ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
@@ -234,9 +232,7 @@ export class Availability {
     // The phone's port on its source's word (adb's usb path, usbmuxd's LocationID), else where the clock last placed it
     // on that word. Never where a serial was printed: a device that gives this phone's serial elsewhere and leaves would
     // make it "off its port".
-    const adbPort = record?.usb?.usb;
-    const sourcePort = adbPort !== undefined && PORT.test(adbPort) ? adbPort : usb?.placeOf(record?.usb);
-    const port = sourcePort ?? this.clock.phones.get(udid)?.track.port;
+    const port = sourcePort(usb, record?.usb) ?? this.clock.phones.get(udid)?.track.port;
     let usbBlame: string | undefined;
     let onPort: boolean | undefined;
     if (usb && port !== undefined) {
@@ -251,19 +247,19 @@ export class Availability {
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
       ...(platform && timeline.downSince(platform) !== undefined && { sourceUp: false }),
-      ...(reported?.carried && { carried: reported.carried }),
-      ...(off && { offSource: off.mode ? { mode: off.mode } : {} }),
-      ...(onPort !== undefined && { onPort }),
-      ...(usbBlame && { usb: usbBlame }),
+      carried: reported?.carried,
+      offSource: off && { mode: off.mode },
+      onPort,
+      usb: usbBlame,
       ...(held && { quarantined: { layer: held.layer } }),
       personNeeded: timeline.verdictBy(udid, PERSON) !== undefined,
       // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
       readinessOut: !this.hostAppiumOff && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
       unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),
-      cloud: { ...(timeline.storedStatus(udid) !== undefined && { status: timeline.storedStatus(udid) }), refused: timeline.refused(udid) !== undefined },
-      ...(memo.outLayer && { outBefore: memo.outLayer }),
-      ...(timeline.cloudBehindSince !== undefined && { cloudBehind: true }),
-      ...(starvedSince !== undefined && record?.failure !== undefined && record.failure.at >= starvedSince && { starved: true }),
+      cloud: { status: timeline.storedStatus(udid), refused: timeline.refused(udid) !== undefined },
+      outBefore: memo.outLayer,
+      cloudBehind: timeline.cloudBehindSince !== undefined,
+      starved: starvedSince !== undefined && record?.failure !== undefined && record.failure.at >= starvedSince,
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.
@@ -276,7 +272,7 @@ export class Availability {
     const before = this.clock.phones.get(udid)?.track;
     const was = before && { state: before.state, layer: before.layer };
     if (bounced) {
-      this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, ...(port !== undefined && { port }) });
+      this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, port });
     }
     let verdict = classify(look);
     const track = this.clock.phones.get(udid)?.track;
@@ -301,7 +297,7 @@ export class Availability {
         (look.readinessOut === true || look.unavailable === true) &&
         (verdict.layer === 'readiness' || verdict.layer === 'phone'),
     });
-    const changed = this.clock.observe(udid, serial, verdict, at, { ...(backdate !== undefined && { backdate }), ...(port !== undefined && { port }) });
+    const changed = this.clock.observe(udid, serial, verdict, at, { backdate, port });
     // In service, and its last answer judged so: it vouches for the time up to it.
     if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
     // Failing, found so by an inventory: the time up to that failure is known.
@@ -368,7 +364,7 @@ export class Availability {
           serial: p.serial,
           ...(p.port !== undefined && { port: p.port, hub: hubOfPort(p.port) }),
           state: gone ? 'gone' : 'in_transition',
-          ...(gone ? p.layer && { layer: p.layer } : { layer: 'host' as const }),
+          layer: gone ? p.layer : 'host',
           since: credited,
           credited,
           confirmed: credited,
@@ -390,10 +386,11 @@ export class Availability {
       phones: [...c.phones.values()].map(({ track, tally }) => ({
         udid: track.udid,
         serial: track.serial,
-        ...(this.memo.get(track.udid)?.platform !== undefined && { platform: this.memo.get(track.udid)!.platform! }),
-        ...(track.port !== undefined && { port: track.port }),
+        // Kept only where known: JSON leaves out what is undefined.
+        platform: this.memo.get(track.udid)?.platform,
+        port: track.port,
         state: track.state,
-        ...(track.layer && { layer: track.layer }),
+        layer: track.layer,
         creditedAt: this.wallOf(track.credited),
         tally,
       })),
@@ -401,7 +398,7 @@ export class Availability {
       hubs: [...c.hubs].map(([hub, tally]) => ({ hub, tally })),
       host: c.host,
       savedAt: this.wallOf(at),
-      ...(this.summarized !== undefined && { summarized: this.summarized }),
+      summarized: this.summarized,
     };
     this.file.save(stored);
   }

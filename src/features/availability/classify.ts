@@ -132,6 +132,6 @@ export function classify(look: PhoneLook): Verdict {
   if (look.cloudBehind) return { state: 'in_transition', layer: 'cloud' };
   // Only the cloud's word keeps it out: blamed on what took it out, even once back in service for the agent (the cloud took a
   // report composed while it was out after the one that had it back).
-  if (look.cloud.status !== 'AVAILABLE') return { state: 'in_transition', layer: 'carry', ...(look.outBefore && { fallback: look.outBefore }) };
+  if (look.cloud.status !== 'AVAILABLE') return { state: 'in_transition', layer: 'carry', fallback: look.outBefore };
   return { state: 'in_service' };
 }

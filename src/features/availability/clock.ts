@@ -14,6 +14,7 @@ import type { Layer, PhoneState } from '../../devices/phone-state.js';
 import type { Blame } from './classify.js';
 import { slotOf, Tally, type Slot } from './tally.js';
 import { hubOfPort } from '../../util/usb-path.js';
+import { setBounded } from '../../util/bounded-set.js';
 
 export interface Track {
   udid: string;
@@ -143,10 +144,7 @@ export class InServiceClock {
     if (port === undefined || port === track.port) return;
     track.port = port;
     track.hub = hubOfPort(port);
-    if (!this.ports.has(port)) {
-      if (this.ports.size >= MAX_PORTS) this.ports.delete(this.ports.keys().next().value!);
-      this.ports.set(port, { hub: track.hub, tally: new Tally() });
-    }
+    if (!this.ports.has(port)) setBounded(this.ports, port, { hub: track.hub, tally: new Tally() }, MAX_PORTS);
   }
 
   private credit(subject: Subject, at: number): void {
@@ -167,10 +165,7 @@ export class InServiceClock {
     this.ports.get(track.port)?.tally.add(slot, from, until);
     const hub = track.hub!;
     let hubTally = this.hubs.get(hub);
-    if (!hubTally) {
-      if (this.hubs.size >= MAX_PORTS) this.hubs.delete(this.hubs.keys().next().value!);
-      this.hubs.set(hub, (hubTally = new Tally()));
-    }
+    if (!hubTally) setBounded(this.hubs, hub, (hubTally = new Tally()), MAX_PORTS);
     hubTally.add(slot, from, until);
   }
 

@@ -37,10 +37,7 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       {
         key: 'inService',
         place: { after: 'up' },
-        value: (s) => {
-          const now = a.now(s.info.udid);
-          return now && { state: now.state, ...(now.layer && { layer: now.layer }), since: now.since };
-        },
+        value: (s) => a.now(s.info.udid),
       },
     ],
     gauges: () => [

@@ -56,7 +56,7 @@ export function clockFrom(text: string): StoredClock | undefined {
         ...(typeof p.platform === 'string' && SAFE.test(p.platform) && { platform: p.platform }),
         ...(typeof p.port === 'string' && PORT.test(p.port) && { port: p.port }),
         state: p.state as PhoneState,
-        ...(layer && { layer }),
+        layer,
         creditedAt: p.creditedAt,
         tally: Tally.from(p.tally),
       },
@@ -69,15 +69,13 @@ export function clockFrom(text: string): StoredClock | undefined {
   );
   const hubs = list(v.hubs).flatMap((h) => (typeof h.hub === 'string' && HUB.test(h.hub) ? [{ hub: h.hub, tally: Tally.from(h.tally) }] : []));
   const time = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
-  const savedAt = time(v.savedAt);
-  const summarized = time(v.summarized);
   return {
     phones,
     ports,
     hubs,
     host: Tally.from(v.host),
-    ...(savedAt !== undefined && { savedAt }),
-    ...(summarized !== undefined && { summarized }),
+    savedAt: time(v.savedAt),
+    summarized: time(v.summarized),
   };
 }
 

@@ -56,19 +56,12 @@ function outWords(s: Seconds): string {
 /** The host, its worst phones and its worst ports over the last 24 hours, for `doctor`. */
 export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: number, warnBelow: number): CheckResult[] {
   const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
-  const phones = [...clock.phones.values()].map((p) => ({ p, s: lastDay(clock, p, nowWall, nowMono) }));
+  const phones = [...clock.phones.values()].map((p) => ({ serial: p.track.serial, s: lastDay(clock, p, nowWall, nowMono) }));
   const host: Seconds = {};
   for (const { s } of phones) for (const [k, v] of Object.entries(s)) host[k] = (host[k] ?? 0) + v;
   const share = inServiceShare(host);
   if (share === undefined)
     return [{ status: 'ok', finding: 'in-service time: nothing counted yet (the daemon counts it, and keeps it in the state directory)' }];
-  const worstPhones = phones
-    .flatMap(({ p, s }) => {
-      const x = inServiceShare(s);
-      return x !== undefined && x < 0.9995 ? [{ p, s, x }] : [];
-    })
-    .sort((a, b) => a.x - b.x)
-    .slice(0, 3);
   const items: CheckResult[] = [
     {
       status: share < warnBelow ? 'warn' : 'ok',
@@ -80,16 +73,9 @@ export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: num
       }),
     },
   ];
-  if (worstPhones.length > 0)
-    items.push({
-      status: 'ok',
-      finding: `least in service: ${worstPhones.map(({ p, s, x }) => `${p.track.serial} ${percent(x)}${outByLayer(s)[0] ? ` (${outByLayer(s)[0]![0]})` : ''}`).join(', ')}`,
-    });
-  const ports = [...clock.ports].flatMap(([port, { hub, tally }]) => {
-    const x = inServiceShare(tally.within(from));
-    return x !== undefined ? [{ port, hub, x }] : [];
-  });
-  const worstPorts = outlyingPorts(ports);
+  const least = leastInService(phones);
+  if (least) items.push({ status: 'ok', finding: `least in service: ${least}` });
+  const worstPorts = outlyingPorts(clock, from);
   if (worstPorts.length > 0)
     items.push({
       status: 'warn',
@@ -99,10 +85,25 @@ export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: num
   return items;
 }
 
-/** The ports out of service at least 10 points more than the mean of the other ports of their hub (with two ports at least). */
-export function outlyingPorts(
-  ports: ReadonlyArray<{ port: string; hub: string; x: number }>,
-): Array<{ port: string; hub: string; x: number; hubShare: number }> {
+/** The three phones least in service, each with the layer most of its time out is blamed on: "R58M 97.4% (phone), ..." ('' when none is out). */
+function leastInService(phones: ReadonlyArray<{ serial: string; s: Seconds }>): string {
+  return phones
+    .flatMap(({ serial, s }) => {
+      const x = inServiceShare(s);
+      return x !== undefined && x < 0.9995 ? [{ serial, x, layer: outByLayer(s)[0]?.[0] }] : [];
+    })
+    .sort((a, b) => a.x - b.x)
+    .slice(0, 3)
+    .map((w) => `${w.serial} ${percent(w.x)}${w.layer ? ` (${w.layer})` : ''}`)
+    .join(', ');
+}
+
+/** The ports out of service over the hours from `from` to `to` at least 10 points more than the mean of the other ports of their hub (with two ports at least). */
+function outlyingPorts(clock: InServiceClock, from: number, to?: number): Array<{ port: string; hub: string; x: number; hubShare: number }> {
+  const ports = [...clock.ports].flatMap(([port, { hub, tally }]) => {
+    const x = inServiceShare(tally.within(from, to));
+    return x !== undefined ? [{ port, hub, x }] : [];
+  });
   const out: Array<{ port: string; hub: string; x: number; hubShare: number }> = [];
   for (const p of ports) {
     const others = ports.filter((q) => q.hub === p.hub && q.port !== p.port);
@@ -119,26 +120,18 @@ export function daySummary(clock: InServiceClock, from: number, to: number): { f
   const share = inServiceShare(host);
   if (share === undefined) return undefined;
   const phones = [...clock.phones.values()].flatMap((p) => {
-    const x = inServiceShare(p.tally.within(from, to));
-    return x !== undefined ? [{ serial: p.track.serial, x, layer: outByLayer(p.tally.within(from, to))[0]?.[0] }] : [];
+    const s = p.tally.within(from, to);
+    return inServiceShare(s) !== undefined ? [{ serial: p.track.serial, s }] : [];
   });
-  const worst = phones
-    .filter((p) => p.x < 0.9995)
-    .sort((a, b) => a.x - b.x)
-    .slice(0, 3);
-  const ports = outlyingPorts(
-    [...clock.ports].flatMap(([port, { hub, tally }]) => {
-      const x = inServiceShare(tally.within(from, to));
-      return x !== undefined ? [{ port, hub, x }] : [];
-    }),
-  );
+  const least = leastInService(phones);
+  const ports = outlyingPorts(clock, from, to);
   const day = new Date(from).toISOString().slice(0, 10);
   return {
     fields: { day, inService: Math.round(share * 10_000) / 10_000, phones: phones.length, out: Object.fromEntries(outByLayer(host)) },
     text:
       `in service on ${day}: ${percent(share)} of the time of ${phones.length} phone${phones.length === 1 ? '' : 's'}` +
       (share < 0.9995 ? `; out of service: ${outWords(host)}` : '') +
-      (worst.length ? `; least in service: ${worst.map((w) => `${w.serial} ${percent(w.x)}${w.layer ? ` (${w.layer})` : ''}`).join(', ')}` : '') +
+      (least ? `; least in service: ${least}` : '') +
       (ports.length ? `; ports out more than their hub: ${ports.map((p) => `${p.port} ${percent(p.x)}`).join(', ')}` : ''),
   };
 }

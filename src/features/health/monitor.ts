@@ -1,5 +1,3 @@
-import { STATUS_UNAVAILABLE } from '../../cloud/types.js';
-import type { Timeline } from '../../devices/timeline.js';
 import { HEALTH } from '../../devices/verdicts.js';
 import { withNotes } from '../../cloud/device-message.js';
 import type { BatteryDetail, DeviceInfo } from '../../cloud/types.js';
@@ -62,11 +60,7 @@ export class HealthMonitor {
   ) {}
 
   /** The devices with their problems applied (new objects); `shell`: the platforms whose failures count shell sessions (default all). */
-  apply(
-    infos: readonly DeviceInfo[],
-    records: Pick<DeviceRegistry, 'byUdid' | 'facet'> & { timeline?: Pick<Timeline, 'verdict'> },
-    shell?: ReadonlySet<Platform>,
-  ): DeviceInfo[] {
+  apply(infos: readonly DeviceInfo[], records: Pick<DeviceRegistry, 'byUdid' | 'facet' | 'timeline'>, shell?: ReadonlySet<Platform>): DeviceInfo[] {
     return infos.map((withDetail) => {
       // The battery detail is the agent's own: no report carries it.
       const { batteryDetail: detail, ...rest } = withDetail;
@@ -97,15 +91,13 @@ export class HealthMonitor {
         if (!now.has(p)) log.info('device-health-over', { udid: info.udid, problem: p }, `device ${info.udid}: ${p.replaceAll('_', ' ')} is over`, info.udid);
       const held = records.facet(PROBLEMS);
       for (const r of behind) held.set(r.key, [...now]);
-      // Out of service for a problem of its own while one that makes it UNAVAILABLE holds: the in-service clock reads it.
+      // UNAVAILABLE, out of service for a problem of its own, while one that says so holds: the report composes it, the in-service clock reads it.
       const out = findings.some((f) => f.unavailable);
-      records.timeline?.verdict(info.udid, HEALTH, out ? { unavailable: true, out: { state: 'needs_person', layer: 'phone' } } : undefined);
+      records.timeline.verdict(info.udid, HEALTH, out ? { unavailable: true, out: { state: 'needs_person', layer: 'phone' } } : undefined);
       if (!findings.length) return info;
       // The collector's own message already says that the shell does not answer.
       const messages = findings.filter((f) => !(f.problem === 'shell_unresponsive' && info.message)).map((f) => f.message);
-      const next: DeviceInfo = withNotes({ ...info }, messages);
-      if (findings.some((f) => f.unavailable)) next.status = STATUS_UNAVAILABLE;
-      return next;
+      return withNotes({ ...info }, messages);
     });
   }
 

@@ -130,7 +130,7 @@ export class IosDeveloper {
       TUNNEL,
       j && {
         ...(j.notReady && { appiumOff: true, out: { state: 'needs_person', layer: 'readiness' } }),
-        ...(j.note !== undefined && { words: j.note }),
+        words: j.note,
         detail: { cell: j.cell, state: j.state },
       },
     );

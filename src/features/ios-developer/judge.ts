@@ -67,7 +67,7 @@ export function judgePhone(udid: string, version: string | undefined, support: S
 
 /** A judgement: every state but live is not ready, and its cell its name in words. */
 function judged(state: Judgement['state'], note?: string, cell = state.replace('-', ' ')): Judgement {
-  return { cell, state, notReady: state !== 'live', ...(note && { note }) };
+  return { cell, state, notReady: state !== 'live', note };
 }
 
 function where(d: DaemonRef): string {

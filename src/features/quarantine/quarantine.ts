@@ -22,6 +22,7 @@ import type { FeatureContext } from '../context.js';
 import { decideQuarantine, type Failure, type FailureKind, type QuarantineDecision, type QuarantineSettings } from './policy.js';
 import { QuarantineFiles } from './store.js';
 import { counterKey } from '../../stats/counter.js';
+import { setBounded } from '../../util/bounded-set.js';
 
 export const QUARANTINES = counterKey(
   'device_agent_quarantines_total',
@@ -145,8 +146,7 @@ export class Quarantine {
     }
     const udid = cloudIdOf(r.serial, r.udid);
     if (udid === undefined || this.seenRun.get(key) === r.failure.first) return;
-    if (this.seenRun.size >= PHONES_KEPT && !this.seenRun.has(key)) this.seenRun.delete(this.seenRun.keys().next().value!);
-    this.seenRun.set(key, r.failure.first);
+    setBounded(this.seenRun, key, r.failure.first, PHONES_KEPT);
     this.heard.push({ udid, serial: r.serial, kind: 'inventory', text: `inventory failed: ${r.failure.text}` });
   }
 
@@ -185,10 +185,7 @@ export class Quarantine {
   private failed(udid: string, serial: string, kind: FailureKind, text: string, layer: Layer): void {
     const at = this.ctx.clock.wall();
     let list = this.failures.get(udid);
-    if (!list) {
-      if (this.failures.size >= PHONES_KEPT) this.failures.delete(this.failures.keys().next().value!);
-      this.failures.set(udid, (list = []));
-    }
+    if (!list) setBounded(this.failures, udid, (list = []), PHONES_KEPT);
     list.push({ at, kind, text: withinMessage(text), layer });
     if (list.length > FAILURES_KEPT) list.splice(0, list.length - FAILURES_KEPT);
     const ring: EventKind = kind === 'person' ? 'action' : kind;
@@ -302,14 +299,14 @@ export class Quarantine {
             return decideQuarantine(
               {
                 now,
-                ...(entry && { entry }),
+                entry,
                 failures,
                 conflicted: r !== undefined && conflicts.has(r.serial),
                 gone,
                 starts: look.startsOf(target),
                 passes,
-                ...(verdict && { verdict }),
-                ...(this.due.has(udid) && { dueAt: this.due.get(udid)! }),
+                verdict,
+                dueAt: this.due.get(udid),
               },
               this.settings,
             );
@@ -321,7 +318,7 @@ export class Quarantine {
           switch (decision.kind) {
             case 'quarantine':
               if (r) look.release(r.key, 'quarantine', true);
-              intents.push({ target, ...(r && { device: r.key }), counted: true, kind: 'quarantine', udid, serial, decision });
+              intents.push({ target, device: r?.key, counted: true, kind: 'quarantine', udid, serial, decision });
               break;
             case 'release':
               intents.push({ target, now: true, kind: 'release', udid, by: 'expiry' });
@@ -378,7 +375,7 @@ export class Quarantine {
           this.publish(intent.udid);
           stats.counter(QUARANTINE_RELEASES).add(intent.by);
           logger.info(
-            { serial: before.serial, udid: intent.udid, by: intent.by, ...(intent.who !== undefined && { who: intent.who }) },
+            { serial: before.serial, udid: intent.udid, by: intent.by, who: intent.who },
             intent.by === 'operator'
               ? `device ${intent.udid}: quarantine released by ${intent.who ?? 'an operator'}; back in service with its next report`
               : `device ${intent.udid}: quarantine over and a check passed; back in service with its next report`,
@@ -401,7 +398,7 @@ export class Quarantine {
         };
         const words = quarantineWords(entry as QuarantineEntry & { since: number; until: number }, now);
         const incident = this.ctx.shared.get(INCIDENT_LOG)?.incident({ udid: intent.udid, serial: intent.serial }, 'quarantine', words);
-        this.entries.set(intent.udid, { ...entry, ...(incident !== undefined && { incident }) });
+        this.entries.set(intent.udid, { ...entry, incident });
         this.publish(intent.udid);
         stats.counter(QUARANTINES).add(d.layer);
         logger.warn(

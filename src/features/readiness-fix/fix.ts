@@ -216,7 +216,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
               busy: look.isBusy(target),
               fixes: look.startsOf(target),
               inventory: inventory.get(r.key),
-              ...(verdict && { verdict }),
+              verdict,
             },
             targets,
             FIX_POLICY,

@@ -38,8 +38,6 @@ export interface Seen {
   values: Values;
   /** Its last verdict was not ready: a not-ready moment is said once, until it is ready again. */
   notReady: boolean;
-  /** Its last verdict, of whichever connection read it: what the gauges count it by until the current one is read. */
-  verdict?: Verdict;
   /** Its last build fingerprint. */
   fingerprint?: string;
 }
@@ -63,15 +61,8 @@ export function drift(before: Seen | undefined, now: Observation, baseline: Read
   // Unread is not not-ready: a stretch of not ready ends only at a verdict that fails nothing.
   const notReady = now.verdict ? now.verdict.failed.length > 0 : (before?.notReady ?? false);
   if (now.verdict && notReady && !before?.notReady) events.push({ kind: 'not_ready', verdict: now.verdict });
-  const fingerprint = to?.fingerprint ?? before?.fingerprint;
-  const verdict = now.verdict ?? before?.verdict;
   return {
-    seen: {
-      values: { ...before?.values, ...now.values },
-      notReady,
-      ...(verdict !== undefined ? { verdict } : {}),
-      ...(fingerprint !== undefined ? { fingerprint } : {}),
-    },
+    seen: { values: { ...before?.values, ...now.values }, notReady, fingerprint: to?.fingerprint ?? before?.fingerprint },
     events,
   };
 }

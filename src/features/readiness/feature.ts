@@ -46,7 +46,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     const out = failsAppium(verdict);
     timeline.verdict(udid, READINESS, {
       ...(out && { appiumOff: true, out: { state: 'needs_person', layer: 'readiness' } }),
-      ...(words && { words }),
+      words,
       detail: verdict,
     });
   };
@@ -132,11 +132,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       const fingerprint = fingerprintOf(device);
       if (!reading && fingerprint === undefined) return;
       const maker = device.last?.brandName;
-      const observed = {
-        values: reading ? valuesOf(reading, baseline, maker) : {},
-        ...(reading ? { verdict: judge(reading, baseline, maker) } : {}),
-        ...(fingerprint !== undefined ? { fingerprint } : {}),
-      };
+      const observed = { values: reading ? valuesOf(reading, baseline, maker) : {}, verdict: reading && judge(reading, baseline, maker), fingerprint };
       const udid = cloudIdOf(device.serial, device.udid);
       if (observed.verdict && udid !== undefined) say(udid, observed.verdict);
       if (reading) published.set(device.key, observed.values);

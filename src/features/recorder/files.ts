@@ -108,7 +108,7 @@ export class IncidentFiles extends StateFile<IncidentFile> {
         } catch {
           // Removed meanwhile: its name still says when and what.
         }
-        return [{ at: parts.at, kind: parts.kind, file, ...(cause !== undefined && { cause }) }];
+        return [{ at: parts.at, kind: parts.kind, file, cause }];
       })
       .reverse();
   }

@@ -18,12 +18,12 @@ import { PERSON } from '../../devices/verdicts.js';
 import { READINESS_VALUES } from '../../devices/readiness-values.js';
 import { keyParts } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
+import { setBounded } from '../../util/bounded-set.js';
 import type { FeatureContext } from '../context.js';
 import { IncidentFiles } from './files.js';
 import { Rings } from './ring.js';
 
-const PORT = /^\d+-\d+(?:\.\d+)*$/;
 /** The ports known of phones at most (bounded as the rings are). */
 const MAX_PORTS = 1024;
 
@@ -75,7 +75,7 @@ export class Recorder implements IncidentLog {
     this.note(phone, kind === 'quarantine' ? 'quarantine' : 'action', `incident: ${cause}`);
     if (!this.files || !this.started) return undefined;
     const file = {
-      ...(phone.udid !== undefined && { udid: phone.udid }),
+      udid: phone.udid,
       serial: phone.serial,
       kind,
       cause: keepable(maskString(cause)),
@@ -95,9 +95,8 @@ export class Recorder implements IncidentLog {
   /** The phone a record is, as the recorder keys it (its udid once it said it). */
   private refOf(key: string, serial: string, udid?: string): PhoneRef {
     const known = this.phones.get(key);
-    const ref: PhoneRef = { serial, ...((udid ?? known?.udid) !== undefined && { udid: (udid ?? known?.udid)! }) };
-    if (this.phones.size >= MAX_PORTS && !this.phones.has(key)) this.phones.delete(this.phones.keys().next().value!);
-    this.phones.set(key, ref);
+    const ref: PhoneRef = { serial, udid: udid ?? known?.udid };
+    setBounded(this.phones, key, ref, MAX_PORTS);
     return ref;
   }
 
@@ -116,20 +115,17 @@ export class Recorder implements IncidentLog {
     const b = device.last?.battery;
     const parts = [
       device.failures > 0 ? `inventory cut short (${device.failure?.text ?? 'a failure'})` : 'inventory answered',
-      ...(b?.percentage !== undefined ? [`battery ${b.percentage}%`] : []),
-      ...(b?.temperature !== undefined ? [`${b.temperature}°C`] : []),
-      ...(b?.status !== undefined ? [String(b.status).toLowerCase()] : []),
+      b?.percentage !== undefined && `battery ${b.percentage}%`,
+      b?.temperature !== undefined && `${b.temperature}°C`,
+      b?.status !== undefined && String(b.status).toLowerCase(),
     ];
-    this.note(ref, device.failures > 0 ? 'inventory' : 'battery', parts.join(', '));
+    this.note(ref, device.failures > 0 ? 'inventory' : 'battery', parts.filter(Boolean).join(', '));
     const now = this.ctx.registry.facet(READINESS_VALUES).get(device.key);
     const before = this.values.get(device.key);
     if (now && before)
       for (const [check, value] of Object.entries(now))
         if (before[check] !== undefined && before[check] !== value) this.note(ref, 'readiness', `readiness drift: ${check} ${before[check]} → ${value}`);
-    if (now) {
-      if (this.values.size >= MAX_PORTS && !this.values.has(device.key)) this.values.delete(this.values.keys().next().value!);
-      this.values.set(device.key, now);
-    }
+    if (now) setBounded(this.values, device.key, now, MAX_PORTS);
   }
 
   /** What the timeline hears that a phone's ring keeps: the cloud's word on it as it changes, a call for a person (an incident). */
@@ -167,11 +163,9 @@ export class Recorder implements IncidentLog {
 
   /** The port a phone is on, on its source's word (adb's usb path, usbmuxd's LocationID): never where a serial was printed. */
   private place(record: DeviceSnapshot | undefined, ref: PhoneRef): void {
-    const adbPort = record?.usb?.usb;
-    const port = adbPort !== undefined && PORT.test(adbPort) ? adbPort : this.ctx.shared.get(USB_EVIDENCE)?.placeOf(record?.usb);
-    if (port === undefined || !PORT.test(port)) return;
+    const port = sourcePort(this.ctx.shared.get(USB_EVIDENCE), record?.usb);
+    if (port === undefined) return;
     for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
-    if (this.ports.size >= MAX_PORTS && !this.ports.has(port)) this.ports.delete(this.ports.keys().next().value!);
-    this.ports.set(port, ref);
+    setBounded(this.ports, port, ref, MAX_PORTS);
   }
 }

@@ -49,7 +49,7 @@ export function historyOf(kicks: readonly Start[], cycles: readonly Start[], off
   const times = (starts: readonly Start[]) => starts.map((t) => t.at);
   return {
     kicks: [...kicks, ...cycles].sort((a, b) => a.at - b.at).map((t) => ({ at: t.at, failures: t.failures })),
-    escalation: { kicks: times(kicks), cycles: times(cycles), ...(offline && { offline }) },
+    escalation: { kicks: times(kicks), cycles: times(cycles), offline },
   };
 }
 

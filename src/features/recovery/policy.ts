@@ -306,7 +306,7 @@ export class RecoveryPolicy {
     const stop = noCycle(d, place);
     if (stop !== undefined) return person(d, stop);
     if (!mayDisturb(d, 'power-cycle')) return 'held';
-    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub: place.hub, port: place.port, reason, ...usbPortOf(d) };
+    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub: place.hub, port: place.port, reason, usbPort: d.usb?.port };
   }
 
   /**
@@ -397,11 +397,6 @@ export class RecoveryPolicy {
     const { hub, port } = d.hubPort;
     return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub, port, reason: what, usbPort: usb.port };
   }
-}
-
-/** The USB port a power cycle must show drop and come back, when the USB layer knows the phone's. */
-function usbPortOf(d: ListedDevice): { usbPort?: string } {
-  return d.usb ? { usbPort: d.usb.port } : {};
 }
 
 const sameEntry = (a: Readonly<ConnectEntry>, b: Readonly<ConnectEntry>): boolean =>

@@ -9,6 +9,7 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { USB_EVIDENCE, type UsbSeen } from '../../devices/usb-evidence.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
+import { usbBus } from '../../util/usb-path.js';
 import type { FeatureContext } from '../context.js';
 import { ChargePauses, portHeldOff } from '../charge/pauses.js';
 import { actionName, targetOf } from './action-names.js';
@@ -74,8 +75,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     const evidence = ctx.shared.get(USB_EVIDENCE);
     if (!evidence || isTcpSerial(d.serial)) return undefined;
     const serials = [...new Set([d.serial, ...(udid !== undefined ? [udid, udid.replace(/-/g, '')] : [])])];
-    const port = d.usb?.usb;
-    return evidence.seen(serials, port !== undefined && /^\d+-\d+(?:\.\d+)*$/.test(port) ? port : undefined);
+    return evidence.seen(serials, usbBus(d.usb?.usb) !== undefined ? d.usb?.usb : undefined);
   };
 
   /** The runner's intent for an action: the offline reconnect counted for its cooldown, a kick or cycle with the failure count. */
@@ -125,7 +125,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
           failures: d.failures,
           failingSince: d.failure?.first,
           hubPort,
-          ...(usb && { usb }),
+          usb,
           ...(escalations.of(d.serial)?.protectedUsb !== undefined && { chargeOnlyWhenLocked: true as const }),
           // What recovery did to the phone within the hour (the runner's counted kicks and cycles), with its offline run.
           ...historyOf(counted('kick'), counted('power-cycle'), escalations.of(d.serial)?.offline),
@@ -137,7 +137,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
       const portOff = new Set(pauses.entries().flatMap(([serial, e]) => (portHeldOff(e) ? [serial] : [])));
       // The offline cooldown counts from the runner's start of the last reconnect.
       const lastOfflineReconnect = look.startsOf(OFFLINE_RECONNECT_TARGET).at(-1);
-      const facts = { portOff, connects: connects.view, ...(lastOfflineReconnect !== undefined && { lastOfflineReconnect }) };
+      const facts = { portOff, connects: connects.view, lastOfflineReconnect };
       // The disruptions due, cleared (or not) by the gate before the policy decides, as values; the gate is never asked
       // for one the trust rule refuses next.
       const cleared = new Map<string, Set<Disruption>>();

@@ -94,7 +94,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
     );
     const fields = { serial: r.serial, udid: r.udid };
     const note = (next: ProtectionEntry, changed: boolean, line?: Line, problem?: string): ProtectionIntent[] => [
-      { target, now: true, phone: r, kind: 'entry', entry: next, changed, ...(line && { line }), ...(problem && { problem }) },
+      { target, now: true, phone: r, kind: 'entry', entry: next, changed, line, problem },
     ];
     switch (decision.kind) {
       case 'needs-verdict':

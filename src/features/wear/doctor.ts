@@ -64,8 +64,7 @@ export function wearItems(
   const today = dayOf(nowMs);
   const claims = phones.map((p) => ({ serial: p.serial, udid: p.udid, usb: p.usb, ready: p.state === undefined || p.state === 'device' }));
   for (const { serial, udid, wear, battery: samsung, unread } of phones) {
-    const line = (status: CheckItem['status'], finding: string, advice?: string) =>
-      items.push({ id: 'phone.wear', phone: serial, status, finding, ...(advice && { advice }) });
+    const line = (status: CheckItem['status'], finding: string, advice?: string) => items.push({ id: 'phone.wear', phone: serial, status, finding, advice });
     if (!wear) {
       line('unread', unread ?? 'its shell printed no wear part');
       continue;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shippedHealth } from './defaults.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
+import { withVerdicts } from '../../../src/devices/compose.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { batteryOf as stateOf, HealthMonitor, problemsOf } from '../../../src/features/health/monitor.js';
 import { captureLogger } from '../../log/capture.js';
@@ -26,6 +27,8 @@ function lab(...phones: Array<string | readonly [serial: string, udid: string]>)
   for (const [serial, udid] of pairs) registry.readings.identify(`android/${serial}`, udid);
   return registry;
 }
+/** The device as the report tells the cloud of it, with the verdicts standing on it (health's among them). */
+const told = (registry: DeviceRegistry, d: DeviceInfo): DeviceInfo => withVerdicts(d, registry.timeline.verdictsOf(d.udid));
 const problemsByUdid = (registry: DeviceRegistry, udid: string): readonly string[] => problemsOf(registry, registry.byUdid(udid)[0]?.key);
 
 describe('HealthMonitor', () => {
@@ -35,16 +38,16 @@ describe('HealthMonitor', () => {
     const reg = lab('HOT1', 'COOL');
     const input = phone('HOT1', 47);
     const [first] = monitor.apply([input, phone('COOL', 30)], reg);
-    expect(first!.status).toBe('UNAVAILABLE');
+    expect(told(reg, first!).status).toBe('UNAVAILABLE');
     expect(first!.message).toMatch(/battery at 47 °C/);
     expect(input.status).toBe('AVAILABLE');
     expect(problemsByUdid(reg, 'HOT1')).toEqual(['battery_hot']);
-    for (const t of [46, 44, 43]) expect(monitor.apply([phone('HOT1', t)], reg)[0]!.status).toBe('UNAVAILABLE');
+    for (const t of [46, 44, 43]) expect(told(reg, monitor.apply([phone('HOT1', t)], reg)[0]!).status).toBe('UNAVAILABLE');
     const warnings = lines().filter((l) => l.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ udid: 'HOT1', problem: 'battery_hot' });
     const [cooled] = monitor.apply([phone('HOT1', 42)], reg);
-    expect(cooled!.status).toBe('AVAILABLE');
+    expect(told(reg, cooled!).status).toBe('AVAILABLE');
     expect(cooled!.message).toBeUndefined();
     expect(problemsByUdid(reg, 'HOT1')).toEqual([]);
     expect(lines().filter((l) => /battery hot is over/.test(String(l.msg)))).toHaveLength(1);
@@ -68,7 +71,7 @@ describe('HealthMonitor', () => {
     const reg = lab('FULL');
     const full = phone('FULL', 30, { storage: { total: 16 * 1024 ** 3, used: 16 * 1024 ** 3 - 100 * 1024 ** 2 }, message: 'inventory cut short' });
     const [out] = monitor.apply([full], reg);
-    expect(out!.status).toBe('AVAILABLE');
+    expect(told(reg, out!).status).toBe('AVAILABLE');
     expect(out!.message).toBe('inventory cut short; storage nearly full: 100 MiB free of 16 GiB; uninstall test apps or clear /sdcard');
   });
 
@@ -140,7 +143,7 @@ describe('HealthMonitor: battery wear signals', () => {
     expect(problemsByUdid(reg, 'S1')).toEqual([]);
     const [held] = monitor.apply([samsung('S1', t0 + 3_601_000)], reg);
     expect(problemsByUdid(reg, 'S1')).toEqual(['battery_held_full']);
-    expect(held!.status).toBe('AVAILABLE');
+    expect(told(reg, held!).status).toBe('AVAILABLE');
     expect(held!.message).toMatch(/^battery held full on external power for 60 min \(limit 60 min\)/);
     expect(batteryOf(reg, 'S1')!.heldFullSeconds).toBe(3601);
     // The same reading reported again (the phone stopped answering) adds no time.
