@@ -3,11 +3,11 @@
 import { EventEmitter } from 'node:events';
 import { recordKey } from '../../devices/record.js';
 import { compareStrings } from '../../util/compare.js';
-import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceDevice, type SourceEvents } from '../source.js';
+import { SourceUnreachableError, type CollectRequest, type DeviceSource, type ListingChange, type SourceDevice, type SourceEvents } from '../source.js';
 import type { AdbClient } from './adb/client.js';
 import { AdbUnreachableError } from './adb/errors.js';
 import { androidMetrics } from './metrics.js';
-import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
+import { DeviceWatcher } from './adb/device-watcher.js';
 import { keptByUdid } from './inventory/dedupe.js';
 import { InventoryRunner, type InventoryRunnerOptions } from './inventory/runner.js';
 import { IdentityConflicts } from './identity-conflicts.js';
@@ -75,12 +75,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.watcher?.listed ?? this.listedOnce;
   }
 
-  get alive(): boolean {
+  private get alive() {
     return this.watcher?.alive ?? this.listedOnce;
-  }
-
-  get droppedAt(): number | undefined {
-    return this.watcher?.droppedAt;
   }
 
   get lastError(): string | undefined {
@@ -90,7 +86,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   async start() {
     const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger, clock: this.o.clock });
     this.watcher = watcher;
-    watcher.on('change', (changes: DeviceChange[]) => {
+    watcher.on('change', (changes: ListingChange[]) => {
       this.o.registry.sync(PLATFORM, watcher.devices);
       this.emit(
         'change',

@@ -11,8 +11,7 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
-import type { CollectRequest, DeviceSource, SourceDevice, SourceEvents } from '../source.js';
-import type { ListingChange as DeviceChange } from '../source.js';
+import type { CollectRequest, DeviceSource, ListingChange, SourceDevice, SourceEvents } from '../source.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
@@ -75,7 +74,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     // usbmuxd's word on itself, as the timeline keeps it for every view.
     this.watcher.on('connected', () => o.registry.timeline.service(PLATFORM, true, o.clock.monotonic()));
     this.watcher.on('ended', () => o.registry.timeline.service(PLATFORM, false, this.watcher.droppedAt ?? o.clock.monotonic()));
-    this.watcher.on('change', (changes: DeviceChange[]) => {
+    this.watcher.on('change', (changes: ListingChange[]) => {
       this.syncRegistry();
       this.emit(
         'change',
@@ -96,14 +95,6 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   get listed(): boolean {
     return this.started;
-  }
-
-  get alive(): boolean {
-    return this.watcher.alive;
-  }
-
-  get droppedAt(): number | undefined {
-    return this.watcher.droppedAt;
   }
 
   /** usbmuxd has answered a list since the start: a host without usbmuxd lists no iPhone, but says nothing of one an earlier run reported. */

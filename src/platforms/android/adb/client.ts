@@ -15,7 +15,7 @@ export interface Tracker extends EventEmitter {
 }
 
 // adbkit answers with Bluebird promises whose types are not installed; these are the shapes the agent relies on.
-interface RawDevice {
+export interface RawDevice {
   id: string;
   type: string;
 }
