@@ -51,12 +51,12 @@ export abstract class Watcher extends EventEmitter {
   /** Says that the connection ended: 'ended' the first time, then 'flapping' and a 'summary' now and then (util/reconnects.ts). */
   protected abstract logEnd(note: EndNote, ends: number, err?: Error): void;
 
-  get lastError(): string | undefined {
+  get lastError() {
     return this.lastErrorText;
   }
 
   /** Monotonic ms the connection to the service last ended (a restart), undefined while it never has. */
-  get droppedAt(): number | undefined {
+  get droppedAt() {
     return this.lastDrop;
   }
 

@@ -67,11 +67,11 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.emit('resumed');
   }
 
-  get label(): string {
+  get label() {
     return this.o.adb.label;
   }
 
-  get listed(): boolean {
+  get listed() {
     return this.watcher?.listed ?? this.listedOnce;
   }
 
@@ -79,7 +79,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return this.watcher?.alive ?? this.listedOnce;
   }
 
-  get lastError(): string | undefined {
+  get lastError() {
     return this.watcher ? this.watcher.lastError : this.onceError;
   }
 
@@ -123,7 +123,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   /** The adb server cannot be reached at all now (the watcher's word; a one-shot command's listOnce throws instead). */
-  private get serverUnreachable(): boolean {
+  private get serverUnreachable() {
     return this.watcher?.serverUnreachable ?? false;
   }
 
@@ -160,7 +160,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const record of this.o.registry.list(PLATFORM)) this.o.prober.invalidateSlow(record.serial);
   }
 
-  async collect(request: CollectRequest): Promise<SourceDevice[]> {
+  async collect(request: CollectRequest) {
     // No adb server to ask is not a collect with no phones: the report then calls none gone and carries what it knows.
     if (this.serverUnreachable) throw new SourceUnreachableError(this.lastError ?? `the adb server at ${this.label} does not answer`, NOT_LISTED);
     if (this.watcher) {

@@ -83,7 +83,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     });
   }
 
-  get label(): string {
+  get label() {
     return this.o.address.label;
   }
 
@@ -93,12 +93,12 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return 'path' in a && !existsSync(a.path) ? `${a.label}: no usbmuxd socket there; iPhones are looked for once one appears` : a.label;
   }
 
-  get listed(): boolean {
+  get listed() {
     return this.started;
   }
 
   /** usbmuxd has answered a list since the start: a host without usbmuxd lists no iPhone, but says nothing of one an earlier run reported. */
-  get answered(): boolean {
+  get answered() {
     return this.watcher.answered;
   }
 

@@ -47,7 +47,7 @@ export class IosWatcher extends Watcher {
     super(options, 'usbmuxd');
   }
 
-  protected get label(): string {
+  protected get label() {
     return this.options.address.label;
   }
 
@@ -66,12 +66,12 @@ export class IosWatcher extends Watcher {
     return this.listener !== undefined && this.known.has(udid) && !this.unlisted.has(udid);
   }
 
-  get alive(): boolean {
+  get alive() {
     return this.listener !== undefined;
   }
 
   /** Whether usbmuxd has answered a full list since the watcher started: until then its silence says nothing of the phones. */
-  get answered(): boolean {
+  get answered() {
     return this.answeredOnce;
   }
 

@@ -81,11 +81,11 @@ export class AdbClient {
     private readonly requestTimeoutMs = 10_000,
   ) {}
 
-  get label(): string {
+  get label() {
     return describe(this.address);
   }
 
-  private get adb(): Client {
+  private get adb() {
     // adbkit starts `adb start-server` itself when the connection is refused. The agent must not: under systemd the adb
     // unit owns the server (with USB access the agent lacks), so `false` stands in for the adb binary.
     this.client ??= Adb.createClient({ host: this.address.host, port: this.address.port, bin: 'false' });

@@ -47,7 +47,7 @@ export class DeviceWatcher extends Watcher {
     super(options, 'adb');
   }
 
-  protected get label(): string {
+  protected get label() {
     return this.adb.label;
   }
 
@@ -61,27 +61,27 @@ export class DeviceWatcher extends Watcher {
   }
 
   /** True while the agent follows the adb server's devices: the tracker's connection is open, or its polled list answers. */
-  get alive(): boolean {
+  get alive() {
     return this.connected || (this.polling && this.pollOk);
   }
 
   /** Whether the adb server cannot be reached now: neither tracked nor polled, and the last try found no adb answering. */
-  get serverUnreachable(): boolean {
+  get serverUnreachable() {
     return !this.alive && this.unreachable;
   }
 
   /** True once adb has answered a full device list: from then on, absence means unplugged. */
-  get listed(): boolean {
+  get listed() {
     return this.roundTripMs !== undefined;
   }
 
   /** Duration of the last full device-list round trip to the adb server. */
-  get lastRoundTripMs(): number | undefined {
+  get lastRoundTripMs() {
     return this.roundTripMs;
   }
 
   /** Whether the device list is polled because the adb server refuses tracking. */
-  get polling(): boolean {
+  get polling() {
     return this.pollTimer !== undefined;
   }
 

@@ -45,7 +45,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** True while the server's last round trip failed. */
-  get down(): boolean {
+  get down() {
     return this.downState !== undefined;
   }
 

@@ -42,7 +42,7 @@ export function declaredProps(dump: string): Props {
 }
 
 /** One DeviceInfo from the sections of one script run (and cached ones). */
-export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
+export function assembleDeviceInfo(input: AssembleInput) {
   const { sections, config } = input;
   const readings = new Map<string, unknown>();
   const read = <T>(probe: Probe<T>) => {
@@ -138,7 +138,7 @@ const NETWORK_MESSAGES: [RegExp, string][] = [
   ],
 ];
 
-export function notReadyMessage(rawState: string, adbSerial?: string): string {
+export function notReadyMessage(rawState: string, adbSerial?: string) {
   const state = rawState.trim();
   const messages = adbSerial !== undefined && isTcpSerial(adbSerial) ? [...NETWORK_MESSAGES, ...NOT_READY_MESSAGES] : NOT_READY_MESSAGES;
   return (

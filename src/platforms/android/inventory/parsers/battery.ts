@@ -123,7 +123,7 @@ function roundHalfAway(value: number) {
   return Math.sign(value) * Math.round(Math.abs(value)) || 0;
 }
 
-export function parseBattery(text: string): BatteryReading {
+export function parseBattery(text: string) {
   const map = fields(text);
   const level = int(map.get('level'));
   const scale = int(map.get('scale')) ?? 100;

@@ -39,7 +39,7 @@ export const PROBES: readonly Probe<unknown>[] = [
   uptime,
 ];
 
-export function probesOf(tiers: Iterable<Tier>): Probe[] {
+export function probesOf(tiers: Iterable<Tier>) {
   const wanted = new Set(tiers);
   return PROBES.filter((probe) => wanted.has(probe.tier));
 }
