@@ -5,7 +5,7 @@ import net from 'node:net';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { withDeadline } from './deadline.js';
 import { IosProtocolError, UsbmuxdError } from './errors.js';
-import { decodePlist, type Dict, encodeMux, MuxDecoder, portToNetworkOrder } from './framing.js';
+import { decodePlist, type Dict, encodeMux, muxDecoder, portToNetworkOrder } from './framing.js';
 
 export interface MuxDevice {
   deviceId: number;
@@ -32,14 +32,14 @@ function openMux(address: UsbmuxdAddress, timeoutMs: number) {
 /** Sends one request and waits for the answer with the same tag. */
 interface Exchanged {
   body: Dict;
-  decoder: MuxDecoder;
+  decoder: ReturnType<typeof muxDecoder>;
   /** Messages that came in the same read after the answer (Listen's first Attached). */
   after: Dict[];
 }
 
 // Every request is the only one on its connection: tag 1.
 function exchange(socket: net.Socket, body: Dict, step: string, timeoutMs: number) {
-  const decoder = new MuxDecoder();
+  const decoder = muxDecoder();
   const answer = new Promise<Exchanged>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       try {
@@ -144,18 +144,16 @@ export class MuxListener extends EventEmitter {
   async start(address: UsbmuxdAddress, timeoutMs: number) {
     const socket = await openMux(address, timeoutMs);
     this.socket = socket;
-    let decoder: MuxDecoder;
-    let early: Dict[];
+    let answer: Exchanged;
     try {
-      const answer = await exchange(socket, { MessageType: 'Listen' }, 'usbmuxd Listen', timeoutMs);
+      answer = await exchange(socket, { MessageType: 'Listen' }, 'usbmuxd Listen', timeoutMs);
       checkResult('Listen', answer.body);
-      decoder = answer.decoder;
-      early = answer.after;
     } catch (err) {
       socket.destroy();
       this.socket = undefined;
       throw err;
     }
+    const { decoder, after } = answer;
     const onMessage = (msg: Dict) => {
       if (msg.MessageType === 'Attached') {
         const dev = deviceFromAttached(msg);
@@ -165,7 +163,7 @@ export class MuxListener extends EventEmitter {
         if (Number.isInteger(id)) this.emit('detached', id);
       }
     };
-    for (const m of early) onMessage(m);
+    for (const m of after) onMessage(m);
     let ended = false;
     const end = (err?: Error) => {
       if (ended) return;
