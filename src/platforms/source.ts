@@ -84,7 +84,7 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
    * carries it (src/report/reporter.ts).
    */
   readonly answered?: boolean;
-  readonly lastError: string | undefined;
+  readonly lastError?: string;
   /** The devices as the source says them: the inventories the request asks for, every record described from what is known. */
   collect(request: CollectRequest): Promise<SourceDevice[]>;
   /**

@@ -102,8 +102,6 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return this.watcher.answered;
   }
 
-  readonly lastError = undefined;
-
   /** The registry's iPhones as usbmuxd lists them, each with where usbmuxd locates it (the USB layer's link to a port). */
   private syncRegistry() {
     this.o.registry.sync(PLATFORM, this.watcher.devices);
