@@ -25,7 +25,7 @@ const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'Pairin
  * `known`: the root domain read earlier on this connection; given, only the volatile domains are read. Without it the
  * session also reads Developer Mode for readiness, so that costs the periodic cycle nothing.
  */
-export interface ProbeOptions {
+interface ProbeOptions {
   /**
    * Read whether the developer disk image is mounted (iOS 17 and later:
    * image-mounter.ts): with the root domain, and on every inventory while the

@@ -15,8 +15,7 @@ import type { CollectRequest, DeviceSource, ListingChange, SourceDevice, SourceE
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
-import type { ProbeOptions, ProbeResult } from './probe.js';
-import type { MuxDevice } from './usbmuxd-client.js';
+import type { probeIphone, ProbeResult } from './probe.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
@@ -42,7 +41,7 @@ export interface IosSourceOptions {
   /** See IosWatcherOptions.quietWhenAbsent. */
   quietWhenAbsent?: boolean;
   /** For tests; the real lockdown probe by default. */
-  probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict, options?: ProbeOptions) => Promise<ProbeResult>;
+  probe?: typeof probeIphone;
 }
 
 /**
@@ -169,7 +168,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return notAnsweringDeviceInfo(udid, 'its first reading has not finished yet');
   }
 
-  private async inventory(record: DeviceSnapshot, probe: NonNullable<IosSourceOptions['probe']>, stale: boolean) {
+  private async inventory(record: DeviceSnapshot, probe: typeof probeIphone, stale: boolean) {
     const device = this.watcher.device(record.serial);
     if (!device) return undefined;
     const { registry, clock } = this.o;
