@@ -123,8 +123,8 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   }
 
   /** The phones present now; usbmuxd not answering lists none (a host without iPhones is the common case). */
-  async listOnce() {
-    await this.start();
+  listOnce() {
+    return this.start();
   }
 
   invalidateSlow() {
