@@ -32,7 +32,7 @@ interface Down {
   error: string;
 }
 
-export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
+export class AdbServerHealth extends EventEmitter<{ up: [] }> {
   private downState: Down | undefined;
   /** Monotonic ms the server was last found not answering. */
   private lastDownAt: number | undefined;
@@ -114,7 +114,6 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
             'the server is at fault, not the phones. The phones are reported with their last known state and no phone is counted as failing or recovered; ' +
             'the agent does not restart the server. Check the adb server process on this host (stopped, swapping, hung)',
         );
-        this.emit('down');
       }
       this.recheck();
       return false;
