@@ -22,7 +22,7 @@ export function splitReadiness(output: string): ReturnType<ServiceDoctor['splitR
   const sections = splitSections(tail).sections;
   const brand = /^brand:(.*)$/m.exec(tail)?.[1]?.trim();
   const text = READINESS_PROBES.flatMap((p) => sections.get(p.section) ?? []).join('\n');
-  return { head: output.slice(0, at), readiness: { text, ...(brand ? { brand } : {}) } };
+  return { head: output.slice(0, at), readiness: { text, ...(brand && { brand }) } };
 }
 
 /** The output of `adb version`; undefined when it does not name a version. */

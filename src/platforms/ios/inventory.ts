@@ -78,7 +78,7 @@ export const NOT_PAIRED_MESSAGE =
 /** A phone usbmuxd lists but that lockdown will not open a session for. */
 export function notPairedDeviceInfo(udid: string, detail?: string, known?: DeviceInfo): DeviceInfo {
   return {
-    ...(known ? stripLive(known) : {}),
+    ...(known && stripLive(known)),
     udid,
     serialNumber: known?.serialNumber ?? udid,
     state: IOS_STATE_NOT_PAIRED,

@@ -130,7 +130,7 @@ export class LockdownClient {
       cert,
       key,
       rejectUnauthorized: false,
-      ...(old ? { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT@SECLEVEL=0' } : {}),
+      ...(old && { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT@SECLEVEL=0' }),
     });
     this.stream = secure;
     this.decoder = lockdownDecoder();

@@ -87,9 +87,9 @@ export async function probeIphone(
         root: root ?? {},
         battery,
         diskUsage,
-        ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}),
-        ...(image && image.state !== 'unknown' ? { developerImage: image.state } : {}),
-        ...(relay ? { wear: { ...(relay.battery ? { battery: relay.battery } : {}), unread: relay.unread } } : {}),
+        ...(amfi.value !== undefined && { amfi: { DeveloperModeStatus: amfi.value } }),
+        ...(image && image.state !== 'unknown' && { developerImage: image.state }),
+        ...(relay && { wear: { ...(relay.battery && { battery: relay.battery }), unread: relay.unread } }),
       },
     };
   } catch (err) {

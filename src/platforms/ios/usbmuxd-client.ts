@@ -94,7 +94,7 @@ function deviceFromAttached(msg: Dict): MuxDevice | undefined {
     deviceId,
     udid,
     connectionType: typeof props.ConnectionType === 'string' ? props.ConnectionType : 'USB',
-    ...(Number.isInteger(location) && location > 0 ? { location } : {}),
+    ...(Number.isInteger(location) && location > 0 && { location }),
   };
 }
 
