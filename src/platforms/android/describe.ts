@@ -97,7 +97,6 @@ export class Describer {
       `network device ${phone.udid} at ${serial} is forgotten: ${why}; it is reported UNPLUGGED`,
       serial,
     );
-    return undefined;
   }
 
   /** The agent's own last cut of the address's transport after the phone's last inventory, if any, at its wall time. */

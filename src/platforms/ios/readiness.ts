@@ -18,7 +18,6 @@ const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim()
 function bool(v: unknown) {
   if (typeof v === 'boolean') return v;
   if (v === 'true' || v === 'false') return v === 'true';
-  return undefined;
 }
 
 /**

@@ -99,7 +99,6 @@ function millivolts(raw: number | undefined) {
   if (raw >= 1_000_000 && raw <= 5_000_000) return Math.round(raw / 1000);
   if (raw >= 1000 && raw <= 5000) return raw;
   if (raw >= 1 && raw <= 5) return raw * 1000;
-  return undefined;
 }
 
 // healthd prints the charger's voltage_max; beyond what USB Power Delivery offers (48 V) it is no reading.
