@@ -102,7 +102,7 @@ export async function listDevices(address: UsbmuxdAddress, timeoutMs: number) {
   const body = await request(address, { MessageType: 'ListDevices' }, timeoutMs);
   checkResult('ListDevices', body);
   if (!Array.isArray(body.DeviceList)) throw new IosProtocolError('usbmuxd ListDevices answer has no DeviceList');
-  return body.DeviceList.map((d) => deviceFromAttached(d as Dict)).filter((d): d is MuxDevice => d !== undefined);
+  return body.DeviceList.map((d) => deviceFromAttached(d as Dict)).filter((d) => d !== undefined);
 }
 
 /** The host's pair record for a phone, or undefined when usbmuxd has none (not paired). */
