@@ -43,7 +43,7 @@ function udidOf(afterModel: string, serial: string): { udid?: string; rest: stri
   const props: Record<string, string> = {};
   for (const [i, name] of UDID_PROPS.entries()) {
     const line = lines[i]?.replace(/\r$/, '');
-    if (line === undefined || !line.startsWith(`${name}:`)) return { rest: afterModel };
+    if (!line?.startsWith(`${name}:`)) return { rest: afterModel };
     props[name] = line.slice(name.length + 1);
   }
   return { udid: identityFromProps(props, serial).udid, rest: lines.slice(UDID_PROPS.length).join('\n') };

@@ -139,7 +139,7 @@ export class LockdownClient {
       secure.once('secureConnect', () => {
         // The phone must show the certificate the pairing gave it.
         const peer = secure.getPeerX509Certificate();
-        if (!peer || !peer.raw.equals(new X509Certificate(deviceCert).raw)) {
+        if (!peer?.raw.equals(new X509Certificate(deviceCert).raw)) {
           reject(new IosProtocolError('the phone did not present the DeviceCertificate of its pair record'));
           return;
         }

@@ -199,7 +199,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   /** The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again. */
   private identityOf(record: DeviceSnapshot, deviceId: number) {
     const known = this.o.registry.facet(IDENTITY).get(record.key);
-    if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
+    if (known?.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
     return known;
   }
 

@@ -184,9 +184,7 @@ export class DeviceWatcher extends Watcher {
   /** adb refused tracking but may still list devices: read now (the first report must not wait) and every pollMs. */
   private startPolling(refusal: string) {
     const pollMs = this.options.pollMs ?? POLL_MS;
-    if (this.pollTimer === undefined) {
-      this.pollTimer = every(this.clock, pollMs, () => void this.reconcile(), { unref: true });
-    }
+    this.pollTimer ??= every(this.clock, pollMs, () => void this.reconcile(), { unref: true });
     if (this.pollRefusal !== refusal) {
       const retry = Math.round((this.options.retryTrackingMs ?? RETRY_TRACKING_MS) / 1000);
       limited(this.options.logger).warn(

@@ -9,7 +9,7 @@ import { readinessGlobal, readinessKeyguard, readinessSystem } from './readiness
 import type { Probe, Tier } from './types.js';
 import { wearFiles, wearPackages, wearTradeIn } from './wear.js';
 
-export const PROBES: readonly Probe<unknown>[] = [
+export const PROBES: readonly Probe[] = [
   props,
   imei,
   simState,
