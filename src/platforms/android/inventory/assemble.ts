@@ -54,7 +54,7 @@ export function assembleDeviceInfo(input: AssembleInput) {
   };
   // Only the declared properties, read now or kept from the connection's first read: every assembly sees the same ones.
   const parsed = input.props ?? read(propsProbe);
-  let props = parsed === undefined ? pickProps({}) : pickProps(parsed);
+  let props = pickProps(parsed ?? {});
   readings.set(propsProbe.section, props);
   // SIM presence is re-read on its own (slow tier) while the property list is read once per connection: the newer wins.
   const sim = read(simState);
