@@ -84,11 +84,7 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
    * carries it (src/report/reporter.ts).
    */
   readonly answered?: boolean;
-  /** Whether the platform's service connection is up now. */
-  readonly alive: boolean;
-  /** Monotonic ms its service connection last ended (an adb restart): a drop and a return between two looks is seen by it. */
-  readonly droppedAt?: number;
-  readonly lastError: string | undefined;
+  readonly lastError?: string;
   /** The devices as the source says them: the inventories the request asks for, every record described from what is known. */
   collect(request: CollectRequest): Promise<SourceDevice[]>;
   /**

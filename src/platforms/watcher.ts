@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { every, systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
-import { Reconnects } from '../util/reconnects.js';
+import { Reconnects, type EndNote } from '../util/reconnects.js';
 
 export interface WatcherOptions {
   reconcileMs: number;
@@ -48,13 +48,15 @@ export abstract class Watcher extends EventEmitter {
   protected abstract connect(): Promise<void>;
   /** What runs every reconcileMs. */
   protected abstract tick(): Promise<unknown>;
+  /** Says that the connection ended: 'ended' the first time, then 'flapping' and a 'summary' now and then (util/reconnects.ts). */
+  protected abstract logEnd(note: EndNote, ends: number, err?: Error): void;
 
-  get lastError(): string | undefined {
+  get lastError() {
     return this.lastErrorText;
   }
 
   /** Monotonic ms the connection to the service last ended (a restart), undefined while it never has. */
-  get droppedAt(): number | undefined {
+  get droppedAt() {
     return this.lastDrop;
   }
 
@@ -68,6 +70,16 @@ export abstract class Watcher extends EventEmitter {
     this.running = false;
     this.reconcileTimer?.cancel();
     this.reconnectTimer?.cancel();
+  }
+
+  /** The connection ended while running: said, and connected again after the wait. */
+  protected ended(err?: Error) {
+    if (!this.running) return;
+    this.lastDrop = this.clock.monotonic();
+    this.emit('ended');
+    const { delayMs, note, ends } = this.reconnects.ended();
+    this.logEnd(note, ends, err);
+    this.scheduleReconnect(delayMs);
   }
 
   protected scheduleReconnect(delayMs: number) {

@@ -26,7 +26,6 @@ export function fakeSource(collect: (request: CollectRequest) => Promise<DeviceI
     readyState: 'device',
     label: 'fake',
     listed: true,
-    alive: true,
     lastError: undefined,
     start: async () => undefined,
     stop: () => undefined,

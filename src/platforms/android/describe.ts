@@ -41,7 +41,7 @@ export class Describer {
   constructor(private readonly o: DescriberOptions) {}
 
   /** The remembered network phones adb does not list now, then each of `records` (sorted by serial), as the source says them. */
-  all(records: readonly DeviceSnapshot[]): Described[] {
+  all(records: readonly DeviceSnapshot[]) {
     const described = this.rememberedOffList();
     for (const record of records) {
       const remembered = this.remembered(record);
@@ -67,7 +67,7 @@ export class Describer {
   }
 
   /** The remembered network phones adb does not list now, while the rule keeps them. */
-  private rememberedOffList(): Described[] {
+  private rememberedOffList() {
     const out: Described[] = [];
     for (const [key] of this.o.registry.facet(REMEMBERED).entries()) {
       if (this.o.registry.get(key)) continue;
@@ -81,7 +81,7 @@ export class Describer {
   }
 
   /** The remembered phone at this key, unless the rule forgets it now (said once, when it does). */
-  private kept(key: string, listed: boolean): RememberedPhone | undefined {
+  private kept(key: string, listed: boolean) {
     const memory = this.o.registry.facet(REMEMBERED);
     const udid = memory.get(key);
     const last = this.o.registry.readings.lastAnswer(key);
@@ -97,7 +97,6 @@ export class Describer {
       `network device ${phone.udid} at ${serial} is forgotten: ${why}; it is reported UNPLUGGED`,
       serial,
     );
-    return undefined;
   }
 
   /** The agent's own last cut of the address's transport after the phone's last inventory, if any, at its wall time. */

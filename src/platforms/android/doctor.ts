@@ -22,7 +22,7 @@ export function splitReadiness(output: string): ReturnType<ServiceDoctor['splitR
   const sections = splitSections(tail).sections;
   const brand = /^brand:(.*)$/m.exec(tail)?.[1]?.trim();
   const text = READINESS_PROBES.flatMap((p) => sections.get(p.section) ?? []).join('\n');
-  return { head: output.slice(0, at), readiness: { text, ...(brand ? { brand } : {}) } };
+  return { head: output.slice(0, at), readiness: { text, ...(brand && { brand }) } };
 }
 
 /** The output of `adb version`; undefined when it does not name a version. */
@@ -43,7 +43,7 @@ function udidOf(afterModel: string, serial: string): { udid?: string; rest: stri
   const props: Record<string, string> = {};
   for (const [i, name] of UDID_PROPS.entries()) {
     const line = lines[i]?.replace(/\r$/, '');
-    if (line === undefined || !line.startsWith(`${name}:`)) return { rest: afterModel };
+    if (!line?.startsWith(`${name}:`)) return { rest: afterModel };
     props[name] = line.slice(name.length + 1);
   }
   return { udid: identityFromProps(props, serial).udid, rest: lines.slice(UDID_PROPS.length).join('\n') };

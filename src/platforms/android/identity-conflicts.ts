@@ -64,7 +64,7 @@ const BOOT_SLACK_S = 120;
 
 function severalPhones(group: ReadonlyArray<{ serial: string; info: DeviceInfo }>) {
   if (group.filter((d) => !isTcpSerial(d.serial)).length > 1) return true;
-  const boots = group.map((d) => d.info.bootTime).filter((b): b is number => b !== undefined);
+  const boots = group.map((d) => d.info.bootTime).filter((b) => b !== undefined);
   if (boots.length < 2) return false;
   // Folds, not Math.max(...boots): adb's list, not the code, says how many there are.
   return boots.reduce((a, b) => Math.max(a, b)) - boots.reduce((a, b) => Math.min(a, b)) > BOOT_SLACK_S;

@@ -47,7 +47,7 @@ export class MdnsFollow {
   private readonly refused = new Map<string, number>();
   private readonly attempts = new Map<string, number>();
 
-  step(services: readonly MdnsService[], records: readonly NetworkRecord[], now: number): FollowAct[] {
+  step(services: readonly MdnsService[], records: readonly NetworkRecord[], now: number) {
     const acts: FollowAct[] = [];
     const addressesOf = new Map<string, Set<string>>();
     for (const s of services)
@@ -112,7 +112,7 @@ export class MdnsFollow {
   }
 
   /** Whether any name is learned or followed: with none, and no network device, mdns need not be asked. */
-  get idle(): boolean {
+  get idle() {
     return this.learned.size === 0 && this.following.size === 0;
   }
 }

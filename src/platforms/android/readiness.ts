@@ -20,6 +20,5 @@ export const ANDROID_READINESS: ReadinessReader = {
       const value = cachedProp(registry, key, name)?.trim();
       if (value) return value;
     }
-    return undefined;
   },
 };

@@ -42,7 +42,6 @@ interface AddressNow {
 export function forgotten(phone: RememberedPhone, now: number, address: { listed: boolean; keptConnected: boolean }) {
   if (now - phone.at >= REMEMBER_MS) return `it has not answered for ${Math.round(REMEMBER_MS / 60_000)} min`;
   if (!address.listed && !address.keptConnected) return 'adb no longer lists its address and the agent does not connect it (not in networkDevices)';
-  return undefined;
 }
 
 /** The report's entry for a remembered phone: its last inventory, unavailable, with what happened and whose fault it is. */

@@ -3,11 +3,11 @@
 import { EventEmitter } from 'node:events';
 import { recordKey } from '../../devices/record.js';
 import { compareStrings } from '../../util/compare.js';
-import { SourceUnreachableError, type CollectRequest, type DeviceSource, type SourceDevice, type SourceEvents } from '../source.js';
+import { SourceUnreachableError, type CollectRequest, type DeviceSource, type ListingChange, type SourceDevice, type SourceEvents } from '../source.js';
 import type { AdbClient } from './adb/client.js';
 import { AdbUnreachableError } from './adb/errors.js';
 import { androidMetrics } from './metrics.js';
-import { DeviceWatcher, type DeviceChange } from './adb/device-watcher.js';
+import { DeviceWatcher } from './adb/device-watcher.js';
 import { keptByUdid } from './inventory/dedupe.js';
 import { InventoryRunner, type InventoryRunnerOptions } from './inventory/runner.js';
 import { IdentityConflicts } from './identity-conflicts.js';
@@ -67,30 +67,26 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     this.emit('resumed');
   }
 
-  get label(): string {
+  get label() {
     return this.o.adb.label;
   }
 
-  get listed(): boolean {
+  get listed() {
     return this.watcher?.listed ?? this.listedOnce;
   }
 
-  get alive(): boolean {
+  private get alive() {
     return this.watcher?.alive ?? this.listedOnce;
   }
 
-  get droppedAt(): number | undefined {
-    return this.watcher?.droppedAt;
-  }
-
-  get lastError(): string | undefined {
+  get lastError() {
     return this.watcher ? this.watcher.lastError : this.onceError;
   }
 
   async start() {
     const watcher = new DeviceWatcher(this.o.adb, { reconcileMs: this.o.reconcileMs, logger: this.o.logger, clock: this.o.clock });
     this.watcher = watcher;
-    watcher.on('change', (changes: DeviceChange[]) => {
+    watcher.on('change', (changes: ListingChange[]) => {
       this.o.registry.sync(PLATFORM, watcher.devices);
       this.emit(
         'change',
@@ -127,7 +123,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
   }
 
   /** The adb server cannot be reached at all now (the watcher's word; a one-shot command's listOnce throws instead). */
-  private get serverUnreachable(): boolean {
+  private get serverUnreachable() {
     return this.watcher?.serverUnreachable ?? false;
   }
 
@@ -164,7 +160,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     for (const record of this.o.registry.list(PLATFORM)) this.o.prober.invalidateSlow(record.serial);
   }
 
-  async collect(request: CollectRequest): Promise<SourceDevice[]> {
+  async collect(request: CollectRequest) {
     // No adb server to ask is not a collect with no phones: the report then calls none gone and carries what it knows.
     if (this.serverUnreachable) throw new SourceUnreachableError(this.lastError ?? `the adb server at ${this.label} does not answer`, NOT_LISTED);
     if (this.watcher) {

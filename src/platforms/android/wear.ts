@@ -6,7 +6,7 @@
 // carries beside the battery (DeviceInfo.batteryDetail): the feature takes
 // them from there. The doctor reads the same sections in its one shell per
 // phone (WEAR_COMMAND).
-import type { BatteryWear, WearReader, WearReading } from '../wear.js';
+import type { WearReader, WearReading } from '../wear.js';
 import { wearFiles, wearPackages, wearTradeIn } from './inventory/probes/wear.js';
 import { buildInventoryScript, splitSections } from './inventory/script.js';
 import { cachedSection } from './inventory/tier-store.js';
@@ -22,7 +22,7 @@ function wearReadingOf(texts: (section: string) => string | undefined): WearRead
   const t = tradeIn === undefined ? undefined : wearTradeIn.parse(tradeIn);
   // The trade-in report first: it is what Android itself tells of its battery (the health HAL's
   // figures); the kernel's gauge second.
-  const batteries = [t?.battery, f?.battery].filter((b): b is BatteryWear => b !== undefined);
+  const batteries = [t?.battery, f?.battery].filter((b) => b !== undefined);
   const storage = t?.storage ?? f?.storage;
   return {
     batteries,

@@ -78,15 +78,14 @@ function healthOf(full: number | undefined, design: number | undefined) {
 
 /**
  * Reads the relay inside the session `lockdown` holds: StartService, the
- * service's own connection (`connect`: usbmuxd's Connect to its port), TLS
- * where asked, the IORegistry battery entry, the GasGauge when the entry has
+ * service's own connection (`open`: usbmuxd's Connect to its port, TLS
+ * where asked), the IORegistry battery entry, the GasGauge when the entry has
  * no figure, Goodbye. Never throws: what it could not read is unread, with
  * why; `lockdownAlive` says whether the session's connection still stands.
  */
 export async function readRelayWear(
   lockdown: LockdownClient,
-  connect: (port: number) => Promise<LockdownClient>,
-  secure: (relay: LockdownClient) => Promise<void>,
+  open: (port: number, ssl: boolean) => Promise<LockdownClient>,
   timeoutMs: number,
 ): Promise<RelayWear & { lockdownAlive: boolean }> {
   let service: { port: number; ssl: boolean };
@@ -101,8 +100,7 @@ export async function readRelayWear(
   }
   let relay: LockdownClient | undefined;
   try {
-    relay = await connect(service.port);
-    if (service.ssl) await secure(relay);
+    relay = await open(service.port, service.ssl);
     const ask = async (body: Dict) => {
       const answer = await relay!.request(body, timeoutMs);
       if (typeof answer.Status === 'string' && answer.Status !== 'Success') throw new LockdownError(String(body.Request), answer.Status);

@@ -46,53 +46,61 @@ export function encodeLockdown(body: Dict): Buffer {
   return Buffer.concat([head, payload]);
 }
 
-/** Splits a usbmuxd byte stream into {tag, body} messages. */
-export class MuxDecoder {
-  private buf: Buffer = Buffer.alloc(0);
-
-  push(chunk: Buffer) {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    const out: { tag: number; body: Dict }[] = [];
-    while (this.buf.length >= MUX_HEADER) {
-      const len = this.buf.readUInt32LE(0);
-      if (len < MUX_HEADER || len > MAX_FRAME) throw new IosProtocolError(`usbmuxd frame length ${len} out of range`);
-      if (this.buf.length < len) break;
-      const type = this.buf.readUInt32LE(8);
-      const tag = this.buf.readUInt32LE(12);
-      const payload = this.buf.subarray(MUX_HEADER, len);
-      this.buf = this.buf.subarray(len);
-      if (type !== MUX_MESSAGE_PLIST) throw new IosProtocolError(`usbmuxd message type ${type} is not plist (8)`);
-      out.push({ tag, body: asDict(decodePlist(payload)) });
-    }
-    return out;
-  }
-
-  /** Bytes after the last whole message (the start of a tunnel after Connect). */
-  rest() {
-    const r = this.buf;
-    this.buf = Buffer.alloc(0);
-    return r;
-  }
+/**
+ * Splits a byte stream into messages: `size` reads a whole frame's length from its `header` bytes (throwing when out of
+ * range), `read` a frame's message; `rest` gives the bytes after the last whole message (the start of a tunnel after
+ * Connect).
+ */
+function decoder<T>(header: number, size: (buf: Buffer) => number, read: (frame: Buffer) => T) {
+  let buf: Buffer = Buffer.alloc(0);
+  return {
+    push(chunk: Buffer) {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      const out: T[] = [];
+      while (buf.length >= header) {
+        const len = size(buf);
+        if (buf.length < len) break;
+        const frame = buf.subarray(0, len);
+        buf = buf.subarray(len);
+        out.push(read(frame));
+      }
+      return out;
+    },
+    rest() {
+      const r = buf;
+      buf = Buffer.alloc(0);
+      return r;
+    },
+  };
 }
+
+/** Splits a usbmuxd byte stream into {tag, body} messages. */
+export const muxDecoder = () =>
+  decoder(
+    MUX_HEADER,
+    (buf) => {
+      const len = buf.readUInt32LE(0);
+      if (len < MUX_HEADER || len > MAX_FRAME) throw new IosProtocolError(`usbmuxd frame length ${len} out of range`);
+      return len;
+    },
+    (frame) => {
+      const type = frame.readUInt32LE(8);
+      if (type !== MUX_MESSAGE_PLIST) throw new IosProtocolError(`usbmuxd message type ${type} is not plist (8)`);
+      return { tag: frame.readUInt32LE(12), body: asDict(decodePlist(frame.subarray(MUX_HEADER))) };
+    },
+  );
 
 /** Splits a lockdown byte stream into plist dictionaries. */
-export class LockdownDecoder {
-  private buf: Buffer = Buffer.alloc(0);
-
-  push(chunk: Buffer) {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
-    const out: Dict[] = [];
-    while (this.buf.length >= 4) {
-      const len = this.buf.readUInt32BE(0);
+export const lockdownDecoder = () =>
+  decoder(
+    4,
+    (buf) => {
+      const len = buf.readUInt32BE(0);
       if (len > MAX_FRAME) throw new IosProtocolError(`lockdown frame length ${len} out of range`);
-      if (this.buf.length < 4 + len) break;
-      const payload = this.buf.subarray(4, 4 + len);
-      this.buf = this.buf.subarray(4 + len);
-      out.push(asDict(decodePlist(payload)));
-    }
-    return out;
-  }
-}
+      return 4 + len;
+    },
+    (frame) => asDict(decodePlist(frame.subarray(4))),
+  );
 
 /** usbmuxd's Connect wants the port in network byte order inside its little-endian field. */
 export function portToNetworkOrder(port: number) {

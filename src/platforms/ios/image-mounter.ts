@@ -6,23 +6,18 @@
 // (developer-image.ts says why). No tunnel is needed: the service is
 // lockdown's (pymobiledevice3's MobileImageMounterService.SERVICE_NAME; go-ios
 // ios/imagemounter). Never mounts, never unmounts.
-import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { copyDevicesAnswer, imageTypeFor, lookupImageAnswer } from './developer-image.js';
-import type { Dict } from './framing.js';
-import { LockdownClient } from './lockdown.js';
-import { connectDevice, type MuxDevice } from './usbmuxd-client.js';
+import type { LockdownClient } from './lockdown.js';
 
 const IMAGE_MOUNTER_SERVICE = 'com.apple.mobile.mobile_image_mounter';
 
 /** Mounted or not; unknown with why (a refusal, an error answer, a version that does not read). */
 type ImageReading = { state: 'mounted' | 'not-mounted' } | { state: 'unknown'; why: string };
 
-/** `lockdown`: the inventory's connection, inside its session. */
+/** `lockdown`: the inventory's connection, inside its session; `open`: a service's own connection. */
 export async function readDeveloperImage(
-  address: UsbmuxdAddress,
-  device: MuxDevice,
   lockdown: LockdownClient,
-  record: Dict,
+  open: (port: number, ssl: boolean) => Promise<LockdownClient>,
   productVersion: string | undefined,
   timeoutMs: number,
 ): Promise<ImageReading> {
@@ -31,8 +26,7 @@ export async function readDeveloperImage(
   let service: LockdownClient | undefined;
   try {
     const { port, ssl } = await lockdown.startService(IMAGE_MOUNTER_SERVICE, timeoutMs);
-    service = new LockdownClient(await connectDevice(address, device.deviceId, port, timeoutMs));
-    if (ssl) await service.secure(record, productVersion, timeoutMs);
+    service = await open(port, ssl);
     const lookup = lookupImageAnswer(await service.command({ Command: 'LookupImage', ImageType: type }, timeoutMs), productVersion);
     if (lookup.kind !== 'ask-copy-devices') return lookup.kind === 'unknown' ? { state: 'unknown', why: lookup.why } : { state: lookup.kind };
     const listed = copyDevicesAnswer(await service.command({ Command: 'CopyDevices' }, timeoutMs), type);

@@ -30,7 +30,7 @@ export interface LockdownValues {
 const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined);
 
-export function iosDeviceInfo(udid: string, values: LockdownValues): DeviceInfo {
+export function iosDeviceInfo(udid: string, values: LockdownValues) {
   const { root } = values;
   const productType = str(root.ProductType);
   const info: DeviceInfo = {
@@ -78,7 +78,7 @@ export const NOT_PAIRED_MESSAGE =
 /** A phone usbmuxd lists but that lockdown will not open a session for. */
 export function notPairedDeviceInfo(udid: string, detail?: string, known?: DeviceInfo): DeviceInfo {
   return {
-    ...(known ? stripLive(known) : {}),
+    ...(known && stripLive(known)),
     udid,
     serialNumber: known?.serialNumber ?? udid,
     state: IOS_STATE_NOT_PAIRED,

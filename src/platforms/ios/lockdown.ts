@@ -8,7 +8,7 @@ import type net from 'node:net';
 import tls from 'node:tls';
 import { withDeadline } from './deadline.js';
 import { IosProtocolError, LockdownError } from './errors.js';
-import { type Dict, encodeLockdown, LockdownDecoder } from './framing.js';
+import { type Dict, encodeLockdown, lockdownDecoder } from './framing.js';
 
 export const LOCKDOWN_PORT = 62078;
 const LABEL = 'device-agent';
@@ -17,7 +17,7 @@ const pem = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('
 
 export class LockdownClient {
   private stream: net.Socket | tls.TLSSocket;
-  private decoder = new LockdownDecoder();
+  private decoder = lockdownDecoder();
   private pending: { resolve: (d: Dict) => void; reject: (e: Error) => void } | undefined;
   private queue: Dict[] = [];
   private failure: Error | undefined;
@@ -130,16 +130,16 @@ export class LockdownClient {
       cert,
       key,
       rejectUnauthorized: false,
-      ...(old ? { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT@SECLEVEL=0' } : {}),
+      ...(old && { minVersion: 'TLSv1' as const, ciphers: 'DEFAULT@SECLEVEL=0' }),
     });
     this.stream = secure;
-    this.decoder = new LockdownDecoder();
+    this.decoder = lockdownDecoder();
     secure.on('error', (err: Error) => this.fail(err));
     const ready = new Promise<void>((resolve, reject) => {
       secure.once('secureConnect', () => {
         // The phone must show the certificate the pairing gave it.
         const peer = secure.getPeerX509Certificate();
-        if (!peer || !peer.raw.equals(new X509Certificate(deviceCert).raw)) {
+        if (!peer?.raw.equals(new X509Certificate(deviceCert).raw)) {
           reject(new IosProtocolError('the phone did not present the DeviceCertificate of its pair record'));
           return;
         }

@@ -51,6 +51,6 @@ const IPHONES: Record<string, string> = {
 };
 
 /** The marketing name, or the ProductType itself when the table has none. */
-export function modelName(productType: string): string {
+export function modelName(productType: string) {
   return Object.hasOwn(IPHONES, productType) ? IPHONES[productType]! : productType;
 }

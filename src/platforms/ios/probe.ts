@@ -25,7 +25,7 @@ const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'Pairin
  * `known`: the root domain read earlier on this connection; given, only the volatile domains are read. Without it the
  * session also reads Developer Mode for readiness, so that costs the periodic cycle nothing.
  */
-export interface ProbeOptions {
+interface ProbeOptions {
   /**
    * Read whether the developer disk image is mounted (iOS 17 and later:
    * image-mounter.ts): with the root domain, and on every inventory while the
@@ -53,31 +53,33 @@ export async function probeIphone(
       const pub = (await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict | undefined;
       return { kind: 'not-paired', detail: 'no pair record for it on this host', public: pub };
     }
-    const version = known ? known.ProductVersion : await client.getValue(undefined, 'ProductVersion', stepTimeoutMs);
-    await client.startSession(record, typeof version === 'string' ? version : undefined, stepTimeoutMs);
+    const asked = known ? known.ProductVersion : await client.getValue(undefined, 'ProductVersion', stepTimeoutMs);
+    const version = typeof asked === 'string' ? asked : undefined;
+    await client.startSession(record, version, stepTimeoutMs);
     const root = known ?? ((await client.getValue(undefined, undefined, stepTimeoutMs)) as Dict);
     const battery = await optionalDomain(client, 'com.apple.mobile.battery', stepTimeoutMs);
     const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
     // Last, so that lockdown refusing it (MissingValue before iOS 16, another error, a close) costs this check alone.
     const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
     const productVersion = typeof root?.ProductVersion === 'string' ? root.ProductVersion : undefined;
+    const pairRecord = record;
+    // A service the session started, on its own connection through usbmuxd (TLS from its first byte when it says so).
+    const open = async (port: number, ssl: boolean) => {
+      const service = new LockdownClient(await connectDevice(address, device.deviceId, port, stepTimeoutMs));
+      if (ssl)
+        await service.secure(pairRecord, version, stepTimeoutMs).catch((err: unknown) => {
+          service.close();
+          throw err;
+        });
+      return service;
+    };
     // Only from iOS 17, whose developer services need the personalized image: an older phone costs nothing more.
     const image =
       options.readImage && amfi.connected && (majorOf(productVersion) ?? 0) >= 17
-        ? await readDeveloperImage(address, device, client, record, productVersion, stepTimeoutMs)
+        ? await readDeveloperImage(client, open, productVersion, stepTimeoutMs)
         : undefined;
     // The battery's wear, with the root domain (the slow tier), last: a relay that refuses or hangs costs its reading alone.
-    const lockdown = client;
-    const pairRecord = record;
-    const relay =
-      !known && amfi.connected
-        ? await readRelayWear(
-            lockdown,
-            async (port) => new LockdownClient(await connectDevice(address, device.deviceId, port, stepTimeoutMs)),
-            (service) => service.secure(pairRecord, typeof version === 'string' ? version : undefined, stepTimeoutMs),
-            stepTimeoutMs,
-          )
-        : undefined;
+    const relay = !known && amfi.connected ? await readRelayWear(client, open, stepTimeoutMs) : undefined;
     if (amfi.connected && (relay?.lockdownAlive ?? true)) await client.stopSession(stepTimeoutMs).catch(() => {});
     return {
       kind: 'ok',
@@ -85,9 +87,9 @@ export async function probeIphone(
         root: root ?? {},
         battery,
         diskUsage,
-        ...(amfi.value !== undefined ? { amfi: { DeveloperModeStatus: amfi.value } } : {}),
-        ...(image && image.state !== 'unknown' ? { developerImage: image.state } : {}),
-        ...(relay ? { wear: { ...(relay.battery ? { battery: relay.battery } : {}), unread: relay.unread } } : {}),
+        ...(amfi.value !== undefined && { amfi: { DeveloperModeStatus: amfi.value } }),
+        ...(image && image.state !== 'unknown' && { developerImage: image.state }),
+        ...(relay && { wear: { ...(relay.battery && { battery: relay.battery }), unread: relay.unread } }),
       },
     };
   } catch (err) {

@@ -18,14 +18,13 @@ const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim()
 function bool(v: unknown) {
   if (typeof v === 'boolean') return v;
   if (v === 'true' || v === 'false') return v === 'true';
-  return undefined;
 }
 
 /**
  * The facts of a phone that opened a session: `root` its root domain, `amfi` its amfi domain (undefined when lockdown
  * refused it), `image` its developer disk image (undefined when not read, or the service did not tell).
  */
-export function pairedFacts(root: Dict, amfi: Dict | undefined, image?: 'mounted' | 'not-mounted'): Record<string, string> {
+export function pairedFacts(root: Dict, amfi: Dict | undefined, image?: 'mounted' | 'not-mounted') {
   const facts: Record<string, string> = { paired: 'true' };
   if (image !== undefined) facts.developerImage = String(image === 'mounted');
   const developerMode = bool(amfi?.DeveloperModeStatus);

@@ -11,13 +11,11 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
-import type { CollectRequest, DeviceSource, SourceDevice, SourceEvents } from '../source.js';
-import type { ListingChange as DeviceChange } from '../source.js';
+import type { CollectRequest, DeviceSource, ListingChange, SourceDevice, SourceEvents } from '../source.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
-import type { ProbeOptions, ProbeResult } from './probe.js';
-import type { MuxDevice } from './usbmuxd-client.js';
+import type { probeIphone, ProbeResult } from './probe.js';
 import { IosWatcher } from './watcher.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
@@ -43,7 +41,7 @@ export interface IosSourceOptions {
   /** See IosWatcherOptions.quietWhenAbsent. */
   quietWhenAbsent?: boolean;
   /** For tests; the real lockdown probe by default. */
-  probe?: (address: UsbmuxdAddress, device: MuxDevice, stepTimeoutMs: number, known?: Dict, options?: ProbeOptions) => Promise<ProbeResult>;
+  probe?: typeof probeIphone;
 }
 
 /**
@@ -75,7 +73,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     // usbmuxd's word on itself, as the timeline keeps it for every view.
     this.watcher.on('connected', () => o.registry.timeline.service(PLATFORM, true, o.clock.monotonic()));
     this.watcher.on('ended', () => o.registry.timeline.service(PLATFORM, false, this.watcher.droppedAt ?? o.clock.monotonic()));
-    this.watcher.on('change', (changes: DeviceChange[]) => {
+    this.watcher.on('change', (changes: ListingChange[]) => {
       this.syncRegistry();
       this.emit(
         'change',
@@ -84,7 +82,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     });
   }
 
-  get label(): string {
+  get label() {
     return this.o.address.label;
   }
 
@@ -94,24 +92,14 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return 'path' in a && !existsSync(a.path) ? `${a.label}: no usbmuxd socket there; iPhones are looked for once one appears` : a.label;
   }
 
-  get listed(): boolean {
+  get listed() {
     return this.started;
   }
 
-  get alive(): boolean {
-    return this.watcher.alive;
-  }
-
-  get droppedAt(): number | undefined {
-    return this.watcher.droppedAt;
-  }
-
   /** usbmuxd has answered a list since the start: a host without usbmuxd lists no iPhone, but says nothing of one an earlier run reported. */
-  get answered(): boolean {
+  get answered() {
     return this.watcher.answered;
   }
-
-  readonly lastError = undefined;
 
   /** The registry's iPhones as usbmuxd lists them, each with where usbmuxd locates it (the USB layer's link to a port). */
   private syncRegistry() {
@@ -135,8 +123,8 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   }
 
   /** The phones present now; usbmuxd not answering lists none (a host without iPhones is the common case). */
-  async listOnce() {
-    await this.start();
+  listOnce() {
+    return this.start();
   }
 
   invalidateSlow() {
@@ -180,7 +168,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     return notAnsweringDeviceInfo(udid, 'its first reading has not finished yet');
   }
 
-  private async inventory(record: DeviceSnapshot, probe: NonNullable<IosSourceOptions['probe']>, stale: boolean) {
+  private async inventory(record: DeviceSnapshot, probe: typeof probeIphone, stale: boolean) {
     const device = this.watcher.device(record.serial);
     if (!device) return undefined;
     const { registry, clock } = this.o;
@@ -211,7 +199,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   /** The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again. */
   private identityOf(record: DeviceSnapshot, deviceId: number) {
     const known = this.o.registry.facet(IDENTITY).get(record.key);
-    if (!known || known.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
+    if (known?.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
     return known;
   }
 

@@ -5,7 +5,7 @@ import net from 'node:net';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { withDeadline } from './deadline.js';
 import { IosProtocolError, UsbmuxdError } from './errors.js';
-import { decodePlist, type Dict, encodeMux, MuxDecoder, portToNetworkOrder } from './framing.js';
+import { decodePlist, type Dict, encodeMux, muxDecoder, portToNetworkOrder } from './framing.js';
 
 export interface MuxDevice {
   deviceId: number;
@@ -32,14 +32,14 @@ function openMux(address: UsbmuxdAddress, timeoutMs: number) {
 /** Sends one request and waits for the answer with the same tag. */
 interface Exchanged {
   body: Dict;
-  decoder: MuxDecoder;
+  decoder: ReturnType<typeof muxDecoder>;
   /** Messages that came in the same read after the answer (Listen's first Attached). */
   after: Dict[];
 }
 
 // Every request is the only one on its connection: tag 1.
 function exchange(socket: net.Socket, body: Dict, step: string, timeoutMs: number) {
-  const decoder = new MuxDecoder();
+  const decoder = muxDecoder();
   const answer = new Promise<Exchanged>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       try {
@@ -94,7 +94,7 @@ function deviceFromAttached(msg: Dict): MuxDevice | undefined {
     deviceId,
     udid,
     connectionType: typeof props.ConnectionType === 'string' ? props.ConnectionType : 'USB',
-    ...(Number.isInteger(location) && location > 0 ? { location } : {}),
+    ...(Number.isInteger(location) && location > 0 && { location }),
   };
 }
 
@@ -102,7 +102,7 @@ export async function listDevices(address: UsbmuxdAddress, timeoutMs: number) {
   const body = await request(address, { MessageType: 'ListDevices' }, timeoutMs);
   checkResult('ListDevices', body);
   if (!Array.isArray(body.DeviceList)) throw new IosProtocolError('usbmuxd ListDevices answer has no DeviceList');
-  return body.DeviceList.map((d) => deviceFromAttached(d as Dict)).filter((d): d is MuxDevice => d !== undefined);
+  return body.DeviceList.map((d) => deviceFromAttached(d as Dict)).filter((d) => d !== undefined);
 }
 
 /** The host's pair record for a phone, or undefined when usbmuxd has none (not paired). */
@@ -144,18 +144,16 @@ export class MuxListener extends EventEmitter {
   async start(address: UsbmuxdAddress, timeoutMs: number) {
     const socket = await openMux(address, timeoutMs);
     this.socket = socket;
-    let decoder: MuxDecoder;
-    let early: Dict[];
+    let answer: Exchanged;
     try {
-      const answer = await exchange(socket, { MessageType: 'Listen' }, 'usbmuxd Listen', timeoutMs);
+      answer = await exchange(socket, { MessageType: 'Listen' }, 'usbmuxd Listen', timeoutMs);
       checkResult('Listen', answer.body);
-      decoder = answer.decoder;
-      early = answer.after;
     } catch (err) {
       socket.destroy();
       this.socket = undefined;
       throw err;
     }
+    const { decoder, after } = answer;
     const onMessage = (msg: Dict) => {
       if (msg.MessageType === 'Attached') {
         const dev = deviceFromAttached(msg);
@@ -165,7 +163,7 @@ export class MuxListener extends EventEmitter {
         if (Number.isInteger(id)) this.emit('detached', id);
       }
     };
-    for (const m of early) onMessage(m);
+    for (const m of after) onMessage(m);
     let ended = false;
     const end = (err?: Error) => {
       if (ended) return;

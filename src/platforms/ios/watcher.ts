@@ -1,7 +1,7 @@
 // Knows every iPhone usbmuxd knows: Listen for prompt events, plus a full ListDevices at start, after Listen ends and
 // periodically, so a missed event leaves no ghost. The same shape as the adb device watcher.
 import { existsSync } from 'node:fs';
-import type { ListingChange as DeviceChange } from '../source.js';
+import type { ListingChange } from '../source.js';
 import type { Timer } from '../../util/clock.js';
 import type { EndNote } from '../../util/reconnects.js';
 import { Watcher, type WatcherOptions } from '../watcher.js';
@@ -29,8 +29,8 @@ export class IosWatcher extends Watcher {
   private listener: MuxListener | undefined;
   private absentNoted = false;
   private answeredOnce = false;
-  /** When the usbmuxd connection was lost (monotonic ms), while it is. */
-  private lostAt: number | undefined;
+  /** Whether the usbmuxd connection is lost (since lastDrop). */
+  private lost = false;
   /**
    * Until when (monotonic ms) phones known before a reconnect are kept though not listed: a restarted usbmuxd lists a
    * phone only once its preflight is done (src/device.c device_get_list), a second or more later.
@@ -47,7 +47,7 @@ export class IosWatcher extends Watcher {
     super(options, 'usbmuxd');
   }
 
-  protected get label(): string {
+  protected get label() {
     return this.options.address.label;
   }
 
@@ -66,12 +66,12 @@ export class IosWatcher extends Watcher {
     return this.listener !== undefined && this.known.has(udid) && !this.unlisted.has(udid);
   }
 
-  get alive(): boolean {
+  get alive() {
     return this.listener !== undefined;
   }
 
   /** Whether usbmuxd has answered a full list since the watcher started: until then its silence says nothing of the phones. */
-  get answered(): boolean {
+  get answered() {
     return this.answeredOnce;
   }
 
@@ -95,7 +95,7 @@ export class IosWatcher extends Watcher {
     }
     this.answeredOnce = true;
     if (!this.running) return true;
-    const changes: DeviceChange[] = [];
+    const changes: ListingChange[] = [];
     const seen = new Set<string>();
     // A phone Listen attached or detached after the list was asked for is as Listen said: the list is older.
     const newer = (udid: string) => (this.lastEvent.get(udid) ?? 0) > asked;
@@ -174,13 +174,8 @@ export class IosWatcher extends Watcher {
     listener.once('end', (err?: Error) => {
       if (this.listener !== listener) return;
       this.listener = undefined;
-      if (!this.running) return;
-      this.lostAt = this.clock.monotonic();
-      this.lastDrop = this.lostAt;
-      this.emit('ended');
-      const { delayMs, note, ends } = this.reconnects.ended();
-      this.logEnd(note, ends, err);
-      this.scheduleReconnect(delayMs);
+      this.lost = this.running;
+      this.ended(err);
     });
     try {
       await listener.start(this.options.address, this.options.stepTimeoutMs);
@@ -195,7 +190,7 @@ export class IosWatcher extends Watcher {
       this.lastErrorText = undefined;
       this.absentNoted = false;
       this.reconnects.opened();
-      this.lostAt = undefined;
+      this.lost = false;
       if (this.known.size > 0) {
         for (const udid of this.known.keys()) this.unlisted.add(udid);
         this.settle();
@@ -233,19 +228,14 @@ export class IosWatcher extends Watcher {
 
   /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
   private dropAllAfterGrace() {
-    if (this.lostAt !== undefined && this.clock.monotonic() - this.lostAt < (this.options.awayGraceMs ?? 10_000)) return;
-    this.dropAll();
-  }
-
-  private dropAll() {
-    if (!this.known.size) return;
+    if ((this.lost && this.clock.monotonic() - this.lastDrop! < (this.options.awayGraceMs ?? 10_000)) || !this.known.size) return;
     const changes = [...this.known.keys()].map((udid) => ({ serial: udid, from: IOS_ATTACHED }));
     this.known.clear();
     this.unlisted.clear();
     this.emit('change', changes);
   }
 
-  private logEnd(note: EndNote, ends: number, err: Error | undefined) {
+  protected logEnd(note: EndNote, ends: number, err: Error | undefined) {
     const { logger, address, reconnectMaxMs = 10_000 } = this.options;
     if (note === 'ended') {
       limited(logger).warn(

@@ -2,13 +2,13 @@ import * as plist from 'plist';
 import { describe, expect, it } from 'vitest';
 import { parseUsbmuxdAddress, UsbmuxdAddressError } from '../../../src/config/usbmuxd-address.js';
 import { IosProtocolError } from '../../../src/platforms/ios/errors.js';
-import { encodeLockdown, encodeMux, LockdownDecoder, MuxDecoder, portToNetworkOrder } from '../../../src/platforms/ios/framing.js';
+import { encodeLockdown, encodeMux, lockdownDecoder, muxDecoder, portToNetworkOrder } from '../../../src/platforms/ios/framing.js';
 
 describe('usbmuxd framing', () => {
   it('round-trips messages split at every byte', () => {
     const bytes = Buffer.concat([encodeMux({ MessageType: 'Result', Number: 0 }, 7), encodeMux({ MessageType: 'Attached', DeviceID: 3 }, 0)]);
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const d = new MuxDecoder();
+      const d = muxDecoder();
       const got = [...d.push(bytes.subarray(0, cut)), ...d.push(bytes.subarray(cut))];
       expect(got).toEqual([
         { tag: 7, body: { MessageType: 'Result', Number: 0 } },
@@ -17,14 +17,14 @@ describe('usbmuxd framing', () => {
     }
   });
   it('keeps what follows a message for the tunnel', () => {
-    const d = new MuxDecoder();
+    const d = muxDecoder();
     d.push(Buffer.concat([encodeMux({ Number: 0 }, 1), Buffer.from('tail')]));
     expect(d.rest().toString()).toBe('tail');
   });
   it('refuses a broken length instead of buffering forever', () => {
     const head = Buffer.alloc(16);
     head.writeUInt32LE(0xffffffff, 0);
-    expect(() => new MuxDecoder().push(head)).toThrow(IosProtocolError);
+    expect(() => muxDecoder().push(head)).toThrow(IosProtocolError);
   });
   it('puts PortNumber in network byte order (62078 -> 0x7ef2)', () => {
     expect(portToNetworkOrder(62078)).toBe(0x7ef2);
@@ -37,14 +37,14 @@ describe('lockdown framing', () => {
     const bin = Buffer.from(plist.buildBinary({ Request: 'GetValue', Value: 5 }));
     const head = Buffer.alloc(4);
     head.writeUInt32BE(bin.length);
-    const d = new LockdownDecoder();
+    const d = lockdownDecoder();
     expect(d.push(Buffer.concat([encodeLockdown({ Request: 'QueryType' }), head, bin]))).toEqual([{ Request: 'QueryType' }, { Request: 'GetValue', Value: 5 }]);
   });
   it('refuses a non-dictionary and garbage', () => {
     const junk = Buffer.from('not a plist');
     const head = Buffer.alloc(4);
     head.writeUInt32BE(junk.length);
-    expect(() => new LockdownDecoder().push(Buffer.concat([head, junk]))).toThrow(IosProtocolError);
+    expect(() => lockdownDecoder().push(Buffer.concat([head, junk]))).toThrow(IosProtocolError);
   });
 });
 

@@ -3,7 +3,7 @@
 // host without usbmuxd said once, a silent lockdown reported with its last
 // good inventory.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeviceChange } from '../../../src/platforms/android/adb/device-watcher.js';
+import type { ListingChange as DeviceChange } from '../../../src/platforms/source.js';
 import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { IosWatcher } from '../../../src/platforms/ios/watcher.js';
 import { createLogger } from '../../../src/log/logger.js';

@@ -3,7 +3,7 @@
 // exactly the phones usbmuxd knows, and its 'change' events replay to that set.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeviceChange } from '../../../src/platforms/android/adb/device-watcher.js';
+import type { ListingChange as DeviceChange } from '../../../src/platforms/source.js';
 import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { IosWatcher } from '../../../src/platforms/ios/watcher.js';
 import { silentLogger } from '../../../src/log/logger.js';

@@ -15,7 +15,7 @@ export interface Tracker extends EventEmitter {
 }
 
 // adbkit answers with Bluebird promises whose types are not installed; these are the shapes the agent relies on.
-interface RawDevice {
+export interface RawDevice {
   id: string;
   type: string;
 }
@@ -61,13 +61,6 @@ export interface ShellResult {
   truncated: boolean;
 }
 
-/** adbkit with its connections in reach, so a deadline can close what a call opened. */
-interface Scope {
-  client: Client;
-  /** Destroys every connection the scope opened, and any it opens from now on. */
-  close(): void;
-}
-
 /**
  * The agent's one door to the adb server: every call is one round trip under a deadline covering connect, request and
  * answer. adbkit's calls have none, and a server or adbd that never answers would hold the caller for good.
@@ -81,11 +74,11 @@ export class AdbClient {
     private readonly requestTimeoutMs = 10_000,
   ) {}
 
-  get label(): string {
+  get label() {
     return describe(this.address);
   }
 
-  private get adb(): Client {
+  private get adb() {
     // adbkit starts `adb start-server` itself when the connection is refused. The agent must not: under systemd the adb
     // unit owns the server (with USB access the agent lacks), so `false` stands in for the adb binary.
     this.client ??= Adb.createClient({ host: this.address.host, port: this.address.port, bin: 'false' });
@@ -111,7 +104,7 @@ export class AdbClient {
   }
 
   /** `adb reconnect offline`: the server drops and retries every offline transport. */
-  async reconnectOffline() {
+  reconnectOffline() {
     return this.hostValue('host:reconnect-offline');
   }
 
@@ -130,7 +123,7 @@ export class AdbClient {
   }
 
   /** `adb disconnect HOST:PORT`: the server drops that network device. */
-  async disconnect(address: string) {
+  disconnect(address: string) {
     return this.hostValue(`host:disconnect:${address}`);
   }
 
@@ -168,67 +161,59 @@ export class AdbClient {
   }
 
   /** Runs one shell session and returns its output; closes the session at the deadline. */
-  async shell(serial: string, command: string, options: ShellOptions) {
-    const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  async shell(serial: string, command: string, { timeoutMs, maxBytes = 8 * 1024 * 1024, endMarker, onData }: ShellOptions) {
     const scope = this.scope();
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let stream: Duplex | undefined;
+    const output = () => Buffer.concat(chunks).toString('utf8');
     return new Promise<ShellResult>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      let stream: Duplex | undefined;
       let settled = false;
-      const finish = (fn: () => void) => {
+      // `cut`: nothing of an abandoned session may linger: its socket is destroyed, not just ended.
+      const finish = (fn: () => void, cut = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        if (cut) {
+          stream?.destroy();
+          scope.close();
+        }
         fn();
       };
       // Real time, not the agent's clock: the socket's own I/O runs in real time.
-      const timer = setTimeout(() => {
-        finish(() => {
-          // Nothing of an abandoned session may linger: its socket is destroyed, not just ended.
-          stream?.destroy();
-          scope.close();
-          reject(new ShellTimeoutError(serial, options.timeoutMs, Buffer.concat(chunks).toString('utf8'), stream ? 'output' : 'open'));
-        });
-      }, options.timeoutMs);
+      const timer = setTimeout(() => finish(() => reject(new ShellTimeoutError(serial, timeoutMs, output(), stream ? 'output' : 'open')), true), timeoutMs);
       this.call(() => scope.client.getDevice(serial).shell(command) as PromiseLike<Duplex>).then(
         (opened) => {
-          if (settled) {
-            opened.destroy();
-            return;
-          }
+          if (settled) return void opened.destroy();
           stream = opened;
-          const output = () => Buffer.concat(chunks).toString('utf8');
           opened.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
             if (bytes <= maxBytes) {
               chunks.push(chunk);
-              return void options.onData?.(chunk);
+              return void onData?.(chunk);
             }
             // A device that floods is cut off here rather than read to the deadline.
             chunks.push(chunk.subarray(0, chunk.length - (bytes - maxBytes)));
-            finish(() => {
-              opened.destroy();
-              scope.close();
-              if (options.endMarker !== undefined) reject(new ShellCutError(serial, output(), maxBytes, 'truncated'));
-              else resolve({ output: output(), bytes, truncated: true });
-            });
+            finish(
+              () =>
+                endMarker === undefined
+                  ? resolve({ output: output(), bytes, truncated: true })
+                  : reject(new ShellCutError(serial, output(), maxBytes, 'truncated')),
+              true,
+            );
           });
           // A socket destroyed under the stream closes without an end: the same case.
           const ended = () =>
             finish(() => {
               const text = output();
-              if (options.endMarker === undefined || text.trimEnd().endsWith(options.endMarker)) resolve({ output: text, bytes, truncated: false });
+              if (endMarker === undefined || text.trimEnd().endsWith(endMarker)) resolve({ output: text, bytes, truncated: false });
               else reject(new ShellCutError(serial, text, bytes, 'ended'));
             });
           opened.once('end', ended);
           opened.once('close', ended);
-          opened.once('error', (err: Error) =>
-            finish(() => {
-              scope.close();
-              // What arrived before the failure is still the device's answer, as far as it went.
-              reject(bytes > 0 ? new ShellCutError(serial, output(), bytes, 'failed', (err as NodeJS.ErrnoException).code ?? err.message) : err);
-            }),
+          // What arrived before the failure is still the device's answer, as far as it went.
+          opened.once('error', (err: NodeJS.ErrnoException) =>
+            finish(() => reject(bytes > 0 ? new ShellCutError(serial, output(), bytes, 'failed', err.code ?? err.message) : err), true),
           );
         },
         (err: unknown) => finish(() => reject(err)),
@@ -259,9 +244,10 @@ export class AdbClient {
     });
   }
 
-  // adbkit opens its connections through client.connection(); a per-call object whose prototype is the shared client
-  // sees every one of them.
-  private scope(): Scope {
+  // adbkit with its connections in reach, so a deadline can close what a call opened: adbkit opens its connections
+  // through client.connection(), and a per-call object whose prototype is the shared client sees every one of them.
+  // close() destroys every connection the scope opened, and any it opens from now on.
+  private scope() {
     const base = this.adb;
     const opened: Connection[] = [];
     let closed = false;

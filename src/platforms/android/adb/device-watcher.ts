@@ -2,12 +2,9 @@ import type { ListingChange } from '../../source.js';
 import { every, type Timer } from '../../../util/clock.js';
 import type { EndNote } from '../../../util/reconnects.js';
 import { Watcher, type WatcherOptions } from '../../watcher.js';
-import type { AdbClient, AdbDevice, Tracker } from './client.js';
+import type { AdbClient, AdbDevice, RawDevice, Tracker } from './client.js';
 import { limited } from '../../../log/limited.js';
 import { AdbUnreachableError } from './errors.js';
-
-/** A change in adb's listing (the watchers of every platform speak it). */
-export type DeviceChange = ListingChange;
 
 export interface DeviceWatcherOptions extends WatcherOptions {
   /** While the adb server refuses device tracking, its device list is read this often (default 2 s). */
@@ -50,7 +47,7 @@ export class DeviceWatcher extends Watcher {
     super(options, 'adb');
   }
 
-  protected get label(): string {
+  protected get label() {
     return this.adb.label;
   }
 
@@ -64,27 +61,27 @@ export class DeviceWatcher extends Watcher {
   }
 
   /** True while the agent follows the adb server's devices: the tracker's connection is open, or its polled list answers. */
-  get alive(): boolean {
+  get alive() {
     return this.connected || (this.polling && this.pollOk);
   }
 
   /** Whether the adb server cannot be reached now: neither tracked nor polled, and the last try found no adb answering. */
-  get serverUnreachable(): boolean {
+  get serverUnreachable() {
     return !this.alive && this.unreachable;
   }
 
   /** True once adb has answered a full device list: from then on, absence means unplugged. */
-  get listed(): boolean {
+  get listed() {
     return this.roundTripMs !== undefined;
   }
 
   /** Duration of the last full device-list round trip to the adb server. */
-  get lastRoundTripMs(): number | undefined {
+  get lastRoundTripMs() {
     return this.roundTripMs;
   }
 
   /** Whether the device list is polled because the adb server refuses tracking. */
-  get polling(): boolean {
+  get polling() {
     return this.pollTimer !== undefined;
   }
 
@@ -128,7 +125,7 @@ export class DeviceWatcher extends Watcher {
 
   /** Each serial's state now (undefined: gone), in order: what changed is said in one 'change'. */
   private update(states: Listed[]) {
-    const changes: DeviceChange[] = [];
+    const changes: ListingChange[] = [];
     for (const [serial, to] of states) {
       const from = this.known.get(serial);
       if (from === to) continue;
@@ -153,7 +150,12 @@ export class DeviceWatcher extends Watcher {
       );
       // A tracker's error comes with its end, which says it once per episode (a flapping tracker would say it at each cut).
       tracker.on('error', (err: Error) => (this.trackerError = err.message));
-      tracker.once('end', () => this.onTrackerEnd(tracker));
+      tracker.once('end', () => {
+        if (this.tracker !== tracker) return;
+        this.tracker = undefined;
+        this.connected = false;
+        this.ended();
+      });
       this.connected = true;
       this.unreachable = false;
       // From polling to tracking is no comeback of the server: its inventories were not cut off.
@@ -182,9 +184,7 @@ export class DeviceWatcher extends Watcher {
   /** adb refused tracking but may still list devices: read now (the first report must not wait) and every pollMs. */
   private startPolling(refusal: string) {
     const pollMs = this.options.pollMs ?? POLL_MS;
-    if (this.pollTimer === undefined) {
-      this.pollTimer = every(this.clock, pollMs, () => void this.reconcile(), { unref: true });
-    }
+    this.pollTimer ??= every(this.clock, pollMs, () => void this.reconcile(), { unref: true });
     if (this.pollRefusal !== refusal) {
       const retry = Math.round((this.options.retryTrackingMs ?? RETRY_TRACKING_MS) / 1000);
       limited(this.options.logger).warn(
@@ -214,19 +214,7 @@ export class DeviceWatcher extends Watcher {
     return true;
   }
 
-  private onTrackerEnd(tracker: Tracker) {
-    if (this.tracker !== tracker) return;
-    this.tracker = undefined;
-    this.connected = false;
-    if (!this.running) return;
-    this.lastDrop = this.clock.monotonic();
-    this.emit('ended');
-    const { delayMs, note, ends } = this.reconnects.ended();
-    this.logEnd(note, ends);
-    this.scheduleReconnect(delayMs);
-  }
-
-  private logEnd(note: EndNote, ends: number) {
+  protected logEnd(note: EndNote, ends: number) {
     const { logger, reconnectMaxMs = 10_000, reconcileMs } = this.options;
     const adb = this.adb.label;
     const err = this.trackerError;
@@ -269,8 +257,3 @@ function isRefusal(err: unknown): err is Error {
 
 /** A serial and its adb state now; undefined: gone. */
 type Listed = [serial: string, state: string | undefined];
-
-interface RawDevice {
-  id: string;
-  type: string;
-}

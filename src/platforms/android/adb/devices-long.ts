@@ -15,7 +15,7 @@ export interface LongDevice {
 
 const FIELD = /^(usb|product|model|device|transport_id):(\S*)$/;
 
-export function parseDevicesLong(text: string): LongDevice[] {
+export function parseDevicesLong(text: string) {
   const out: LongDevice[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim();

@@ -32,7 +32,7 @@ interface Down {
   error: string;
 }
 
-export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
+export class AdbServerHealth extends EventEmitter<{ up: [] }> {
   private downState: Down | undefined;
   /** Monotonic ms the server was last found not answering. */
   private lastDownAt: number | undefined;
@@ -45,7 +45,7 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   }
 
   /** True while the server's last round trip failed. */
-  get down(): boolean {
+  get down() {
     return this.downState !== undefined;
   }
 
@@ -75,18 +75,20 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
   /** What keeps the host from reporting its phones (for /healthz), while the server does not answer. */
   problem() {
     const d = this.downState;
-    if (!d) return undefined;
     // The words before the colon are what /healthz says (status/health.ts): no address.
-    return `adb server not answering: the server at ${this.o.adb.label} has not answered its own round trip (host:version) since ${new Date(d.since).toISOString()} (${d.error}); this is the host's adb server, not the phones`;
+    return (
+      d &&
+      `adb server not answering: the server at ${this.o.adb.label} has not answered its own round trip (host:version) since ${new Date(d.since).toISOString()} (${d.error}); this is the host's adb server, not the phones`
+    );
   }
 
   /** The note every phone's message carries meanwhile: the cause is the host's, and what is reported is the last known state. */
   deviceNote() {
     const d = this.downState;
-    if (!d) return undefined;
     return (
+      d &&
       `the adb server on this host has not answered since ${new Date(d.since).toISOString()}, so the device could not be asked; ` +
-      'this is its last known state and nothing is known to be wrong with the device itself (do not replug it; see the agent host)'
+        'this is its last known state and nothing is known to be wrong with the device itself (do not replug it; see the agent host)'
     );
   }
 
@@ -112,7 +114,6 @@ export class AdbServerHealth extends EventEmitter<{ down: []; up: [] }> {
             'the server is at fault, not the phones. The phones are reported with their last known state and no phone is counted as failing or recovered; ' +
             'the agent does not restart the server. Check the adb server process on this host (stopped, swapping, hung)',
         );
-        this.emit('down');
       }
       this.recheck();
       return false;

@@ -42,7 +42,7 @@ export function declaredProps(dump: string): Props {
 }
 
 /** One DeviceInfo from the sections of one script run (and cached ones). */
-export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
+export function assembleDeviceInfo(input: AssembleInput) {
   const { sections, config } = input;
   const readings = new Map<string, unknown>();
   const read = <T>(probe: Probe<T>) => {
@@ -54,7 +54,7 @@ export function assembleDeviceInfo(input: AssembleInput): DeviceInfo {
   };
   // Only the declared properties, read now or kept from the connection's first read: every assembly sees the same ones.
   const parsed = input.props ?? read(propsProbe);
-  let props = parsed === undefined ? pickProps({}) : pickProps(parsed);
+  let props = pickProps(parsed ?? {});
   readings.set(propsProbe.section, props);
   // SIM presence is re-read on its own (slow tier) while the property list is read once per connection: the newer wins.
   const sim = read(simState);
@@ -138,7 +138,7 @@ const NETWORK_MESSAGES: [RegExp, string][] = [
   ],
 ];
 
-export function notReadyMessage(rawState: string, adbSerial?: string): string {
+export function notReadyMessage(rawState: string, adbSerial?: string) {
   const state = rawState.trim();
   const messages = adbSerial !== undefined && isTcpSerial(adbSerial) ? [...NETWORK_MESSAGES, ...NOT_READY_MESSAGES] : NOT_READY_MESSAGES;
   return (

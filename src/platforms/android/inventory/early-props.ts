@@ -9,15 +9,11 @@ export class EarlyProps {
   private text = '';
   private done = false;
   /** How every delimiter starts (`<<<DA:TOKEN:`). */
-  private readonly prefix: string;
+  private readonly prefix = marker('').slice(0, -3);
   /** Where the first delimiter starts whose line had not ended at the last look (-1: none seen since). */
   private pending = -1;
   /** The text searched for delimiters so far. */
   private searched = 0;
-
-  constructor(private readonly token?: string) {
-    this.prefix = marker('', token).slice(0, -3);
-  }
 
   /** One more chunk of output; returns the property dump once, when its section is complete, else undefined. */
   push(chunk: Buffer) {
@@ -30,7 +26,7 @@ export class EarlyProps {
       if (this.pending < 0) return undefined;
     }
     if (this.text.indexOf('\n', this.pending) < 0 && !this.text.endsWith('>>>') && !this.text.endsWith('>>>\r')) return undefined;
-    const dump = splitSections(this.text, this.token).sections.get(props.section);
+    const dump = splitSections(this.text).sections.get(props.section);
     if (dump === undefined) {
       // Every delimiter on an ended line was read: look again from the first on the line still open.
       this.pending = this.text.indexOf(this.prefix, this.text.lastIndexOf('\n') + 1);

@@ -36,14 +36,6 @@ export interface TierCacheStore {
   delete(serial: string, connection?: number): void;
 }
 
-/** When the device booted, as one inventory saw it: between the session's start and the output's arrival, less uptime. */
-interface BootWindow {
-  earliest: number;
-  latest: number;
-  /** When it was observed. */
-  at: number;
-}
-
 /** What the last whole reads of one connection left. */
 export interface TierCache {
   /** Section texts of the cached tiers, but the property dump. */
@@ -57,7 +49,7 @@ export interface TierCache {
   /** Uptime of the last whole inventory, seconds: a smaller one means a reboot. */
   uptime?: number;
   /** The boot instant of the last whole inventory: another one means a reboot. */
-  boot?: BootWindow;
+  boot?: ReturnType<typeof bootWindow>;
   /** Connection and slow sections a slow device has not answered yet, asked beside the volatile tier until none is left. */
   gathering?: string[];
   /** Sections the last inventory added to a cache being gathered: progress, not failure. */
@@ -117,11 +109,6 @@ export class DeviceProber {
     this.now = options.now ?? (() => systemClock.monotonic());
     this.wall = options.wall ?? (() => systemClock.wall());
     this.cache = options.store ?? new Map<string, TierCache>();
-  }
-
-  /** Drops what was cached for a connection that ended: the next probe reads every tier. */
-  forget(serial: string) {
-    this.cache.delete(serial);
   }
 
   /** Whether the device's last inventory, cut by the deadline, still added to what a slow device has answered. */
@@ -400,7 +387,8 @@ function describeCut(cut: Cut, timeoutMs: number) {
   }
 }
 
-function bootWindow(run: Run, uptimeSeconds: number): BootWindow {
+/** When the device booted, as one inventory saw it (`at`): between the session's start and the output's arrival, less uptime. */
+function bootWindow(run: Run, uptimeSeconds: number) {
   const uptimeMs = uptimeSeconds * 1000;
   return { earliest: run.startedAt - uptimeMs, latest: run.arrivedAt - uptimeMs, at: run.arrivedAt };
 }

@@ -102,12 +102,13 @@ export class InventoryRunner {
             return;
           }
           const known = registry.get(key);
+          const remembered = registry.facet(REMEMBERED).get(key);
           const what = known?.last
             ? 'inventory of the device failed; its last good inventory is reported'
             : known?.udid !== undefined || !isTcpSerial(serial)
               ? 'inventory of the device failed; it is reported with its adb state only'
-              : registry.facet(REMEMBERED).get(key)
-                ? `inventory of the device failed before it said who it is on this connection; it is reported as ${registry.facet(REMEMBERED).get(key)!}, the phone last identified at this address, with its last inventory`
+              : remembered
+                ? `inventory of the device failed before it said who it is on this connection; it is reported as ${remembered}, the phone last identified at this address, with its last inventory`
                 : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
           this.logFailure(serial, registry.readings.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
         },

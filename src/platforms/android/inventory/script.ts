@@ -22,8 +22,6 @@ export function sectionStart(name: string) {
 /** The line the script prints last: adb's shell has no exit status to tell a finished script from a dead one. */
 export const END_MARKER = marker(END);
 
-export { SU_PATHS, isSafeHost } from './su-paths.js';
-
 interface ScriptOptions {
   /** Host to ping for networkReachability; skipped when absent or unsafe. */
   reachabilityHost?: string;

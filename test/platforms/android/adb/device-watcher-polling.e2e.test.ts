@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
 import { DeviceWatcher } from '../../../../src/platforms/android/adb/device-watcher.js';
-import type { DeviceChange } from '../../../../src/platforms/android/adb/device-watcher.js';
+import type { ListingChange as DeviceChange } from '../../../../src/platforms/source.js';
 import { captureLogger } from '../../../log/capture.js';
 import { ScriptedAdbServer } from '../../../doctor/scripted-adb.js';
 

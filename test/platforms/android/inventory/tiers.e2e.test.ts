@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AdbClient } from '../../../../src/platforms/android/adb/client.js';
 import type { DeviceInfo } from '../../../../src/cloud/types.js';
-import { DeviceProber } from '../../../../src/platforms/android/inventory/probe.js';
+import { DeviceProber, type TierCache, type TierCacheStore } from '../../../../src/platforms/android/inventory/probe.js';
 import { props as propsProbe } from '../../../../src/platforms/android/inventory/probes/device.js';
 import { DECLARED_PROPS, PROBES } from '../../../../src/platforms/android/inventory/probes/registry.js';
 import { AdbServer } from '../../../sim/adb-server.js';
@@ -56,12 +56,13 @@ async function plug(profile: Profile): Promise<SimDevice> {
   return device;
 }
 
-function prober(slowFactsRefreshSeconds = 900, timeoutMs = 10_000): DeviceProber {
+function prober(slowFactsRefreshSeconds = 900, timeoutMs = 10_000, store?: TierCacheStore): DeviceProber {
   return new DeviceProber(new AdbClient({ host: '127.0.0.1', port: adb.port, source: 'test' }), {
     timeoutMs,
     slowFactsRefreshSeconds,
     config: { addedToCloud: true, support: {} as never },
     now: () => performance.now() + skew,
+    store,
   });
 }
 
@@ -251,14 +252,15 @@ describe('tiered inventory through the real adb server', () => {
     expect(info!.installedBrowsers).toEqual(full.installedBrowsers);
   }, 120_000);
 
-  it('a new connection (forget) forces a full read', async () => {
+  it('a new connection (its tier cache dropped, as the registry drops it with the connection) forces a full read', async () => {
     const device = await plug(base);
-    const p = prober();
+    const store = new Map<string, TierCache>();
+    const p = prober(900, 10_000, store);
     await p.probe(device.serial, 'device');
     await device.setProfile(withProps(base, { 'ro.product.model': 'T5911B' }));
     elapse(60_000, device);
     expect((await p.probe(device.serial, 'device')).modelName).toBe('T5911');
-    p.forget(device.serial);
+    store.delete(device.serial);
     expect((await p.probe(device.serial, 'device')).modelName).toBe('T5911B');
     expect(p.counters.fullReads).toBe(2);
   });

@@ -99,7 +99,6 @@ function millivolts(raw: number | undefined) {
   if (raw >= 1_000_000 && raw <= 5_000_000) return Math.round(raw / 1000);
   if (raw >= 1000 && raw <= 5000) return raw;
   if (raw >= 1 && raw <= 5) return raw * 1000;
-  return undefined;
 }
 
 // healthd prints the charger's voltage_max; beyond what USB Power Delivery offers (48 V) it is no reading.
@@ -123,7 +122,7 @@ function roundHalfAway(value: number) {
   return Math.sign(value) * Math.round(Math.abs(value)) || 0;
 }
 
-export function parseBattery(text: string): BatteryReading {
+export function parseBattery(text: string) {
   const map = fields(text);
   const level = int(map.get('level'));
   const scale = int(map.get('scale')) ?? 100;

@@ -82,5 +82,4 @@ export function firstProp(props: Props, keys: readonly string[]) {
     const value = props[key]?.trim();
     if (value) return value;
   }
-  return undefined;
 }

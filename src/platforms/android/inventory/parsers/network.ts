@@ -12,7 +12,7 @@ const ONE_LINE = /^\d+:\s+([^\s:]+)\s+inet\s+(\d{1,3}(?:\.\d{1,3}){3})\//;
 const HEADER = /^\d+:\s+([^\s:@]+)(?:@\S+)?:\s+</;
 const INET = /^\s+inet\s+(\d{1,3}(?:\.\d{1,3}){3})\//;
 
-export function parseIpAddresses(text: string): Address[] {
+export function parseIpAddresses(text: string) {
   const addresses: Address[] = [];
   let iface: string | undefined;
   for (const line of text.replace(/\r/g, '').split('\n')) {

@@ -21,5 +21,4 @@ export function parseOrientation(text: string) {
     const value = degrees(pattern.exec(clean)?.[1]);
     if (value !== undefined) return value;
   }
-  return undefined;
 }

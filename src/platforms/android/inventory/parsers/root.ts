@@ -22,5 +22,4 @@ export function parseSuListing(text: string) {
   if (lines.length > 0 && lines.every((line) => /No such file|Permission denied|not found/i.test(line))) {
     return false;
   }
-  return undefined;
 }

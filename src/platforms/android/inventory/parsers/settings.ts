@@ -54,5 +54,4 @@ export function parseWriteRefusal(text: string) {
     const m = /^\s*(?:java\.lang\.SecurityException|Security exception): (.+)$/.exec(line);
     if (m) return m[1]!.trim().slice(0, 300);
   }
-  return undefined;
 }

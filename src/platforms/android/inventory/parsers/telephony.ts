@@ -100,7 +100,6 @@ export function meidFromProps(props: Readonly<Record<string, string>>) {
     const value = props[key]?.trim();
     if (value !== undefined && /^[0-9A-Fa-f]{14}$/.test(value)) return value;
   }
-  return undefined;
 }
 
 function trimEmpty(values: string[]) {

@@ -153,10 +153,10 @@ function storageOf(life: Map<string, string>, unread: Unread[]): StorageWear | u
     const preEol = eolOf(eol);
     if (used !== undefined || preEol !== undefined) return { source: 'emmc', ...(used !== undefined && { lifeUsedPercent: used }), ...(preEol && { preEol }) };
   }
-  const ufs = [ufsA, ufsB].map((v) => /^0x([0-9a-fA-F]{2})$/.exec(v ?? '')?.[1]).filter((v): v is string => v !== undefined);
+  const ufs = [ufsA, ufsB].map((v) => /^0x([0-9a-fA-F]{2})$/.exec(v ?? '')?.[1]).filter((v) => v !== undefined);
   const used = lifeUsed(ufs);
   if (used !== undefined) return { source: 'ufs', lifeUsedPercent: used };
-  const texts = [emmc, ufsA].filter((v): v is string => v !== undefined);
+  const texts = [emmc, ufsA].filter((v) => v !== undefined);
   const why = texts.some((t) => /Permission denied/.test(t)) ? 'unreadable' : texts.every((t) => /No such file or directory/.test(t)) ? 'absent' : 'garbage';
   unread.push({ what: 'storage life', why });
   return undefined;

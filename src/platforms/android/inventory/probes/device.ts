@@ -74,7 +74,6 @@ export const id: Probe<number> = {
 export function rootVerdict(suPresent: boolean | undefined, uid: number | undefined) {
   if (suPresent === true || uid === 0) return true;
   if (suPresent === false && uid !== undefined) return false;
-  return undefined;
 }
 
 export const su: Probe<boolean> = {

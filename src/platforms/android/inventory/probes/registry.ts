@@ -9,7 +9,7 @@ import { readinessGlobal, readinessKeyguard, readinessSystem } from './readiness
 import type { Probe, Tier } from './types.js';
 import { wearFiles, wearPackages, wearTradeIn } from './wear.js';
 
-export const PROBES: readonly Probe<unknown>[] = [
+export const PROBES: readonly Probe[] = [
   props,
   imei,
   simState,
@@ -39,7 +39,7 @@ export const PROBES: readonly Probe<unknown>[] = [
   uptime,
 ];
 
-export function probesOf(tiers: Iterable<Tier>): Probe[] {
+export function probesOf(tiers: Iterable<Tier>) {
   const wanted = new Set(tiers);
   return PROBES.filter((probe) => wanted.has(probe.tier));
 }
