@@ -37,7 +37,7 @@ export interface Conflict {
  * are all the records that give one udid, except the usual twin of one phone: one USB record and the same phone over
  * TCP (adb tcpip). There the USB one is the phone the port belongs to, and portRefusal keeps port actions to it.
  */
-export function conflictsOf(claims: readonly Claim[]): Map<string, Conflict> {
+export function conflictsOf(claims: readonly Claim[]) {
   const out = new Map<string, Conflict>();
   const byUdid = new Map<string, string[]>();
   for (const c of claims) {
@@ -58,7 +58,7 @@ export function conflictsOf(claims: readonly Claim[]): Map<string, Conflict> {
 }
 
 /** The words of a conflict in a device's message and the log. */
-export function conflictText(c: Conflict): string {
+export function conflictText(c: Conflict) {
   return c.kind === 'shared_serial'
     ? `adb lists ${c.devices} devices under the serial ${c.id}`
     : `${c.serials.length} devices (adb serials ${c.serials.join(', ')}) give the udid ${c.id}`;

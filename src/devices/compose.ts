@@ -7,7 +7,7 @@ import { appiumOff, STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.j
 import type { Verdict } from './timeline.js';
 
 /** What the verdicts standing on a phone do to what the cloud is told of it: its status and its Appium flag. */
-export function withVerdicts(info: DeviceInfo, verdicts: readonly Verdict[]): DeviceInfo {
+export function withVerdicts(info: DeviceInfo, verdicts: readonly Verdict[]) {
   let out = info;
   if (verdicts.some((v) => v.unavailable)) out = { ...out, status: STATUS_UNAVAILABLE };
   if (verdicts.some((v) => v.appiumOff)) out = { ...out, support: appiumOff(out.support) };
@@ -15,6 +15,6 @@ export function withVerdicts(info: DeviceInfo, verdicts: readonly Verdict[]): De
 }
 
 /** What the verdicts standing on a phone say in its message, in their order. */
-export function wordsOf(verdicts: readonly Verdict[]): string[] {
+export function wordsOf(verdicts: readonly Verdict[]) {
   return verdicts.flatMap((v) => v.words ?? []);
 }

@@ -41,24 +41,24 @@ export class FacetStore<T> implements Facet<T> {
     private readonly listed: (key: string) => boolean,
   ) {}
 
-  get(key: string): T | undefined {
+  get(key: string) {
     return this.byKey.get(key);
   }
 
-  set(key: string, value: T): void {
+  set(key: string, value: T) {
     if (this.keep !== 'device' && !this.listed(key)) return;
     this.byKey.set(key, value);
   }
 
-  delete(key: string): void {
+  delete(key: string) {
     this.byKey.delete(key);
   }
 
-  entries(): Array<[string, T]> {
+  entries() {
     return [...this.byKey];
   }
 
-  get size(): number {
+  get size() {
     return this.byKey.size;
   }
 }

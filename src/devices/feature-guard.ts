@@ -48,7 +48,7 @@ export interface GuardParts {
  * The feature with each hook isolated and timed, and the parts its fields, columns and gauges hand the views; its start
  * and stop (the daemon bounds them) and its other parts (its action, its doctor lines) as they are.
  */
-export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, stats }: GuardParts): F {
+export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, stats }: GuardParts) {
   const said = new SaidOnce(() => clock.monotonic());
   const guard =
     (hook: string, fn: Hook, self: unknown): Hook =>
@@ -70,7 +70,7 @@ export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, st
         stats.counter(HOOK_SECONDS).plus((clock.monotonic() - at) / 1000, feature.name, hook);
       }
     };
-  const all = <T extends object>(owner: T, prefix: string): T => {
+  const all = <T extends object>(owner: T, prefix: string) => {
     const out: Record<string, unknown> = { ...(owner as object) };
     for (const [k, v] of Object.entries(owner)) if (typeof v === 'function' && k !== 'start' && k !== 'stop') out[k] = guard(prefix + k, v as Hook, owner);
     return out as T;

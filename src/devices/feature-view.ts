@@ -104,10 +104,10 @@ export function udidSample(row: DeviceRow, value: number | undefined): Sample[] 
 }
 
 /** The view's own items with what the features add placed among them (see Place), in registration order. */
-export function placed<T>(own: readonly T[], nameOf: (item: T) => string, added: ReadonlyArray<{ place?: Place | undefined; item: T }>): T[] {
-  const anchorOf = (place: Place): string => ('after' in place ? place.after : place.before);
+export function placed<T>(own: readonly T[], nameOf: (item: T) => string, added: ReadonlyArray<{ place?: Place | undefined; item: T }>) {
+  const anchorOf = (place: Place) => ('after' in place ? place.after : place.before);
   const names = new Set(own.map(nameOf));
-  const at = (after: boolean, name: string): T[] =>
+  const at = (after: boolean, name: string) =>
     added.flatMap(({ place, item }) => (place && anchorOf(place) === name && 'after' in place === after ? [item] : []));
   const end = added.flatMap(({ place, item }) => (place && names.has(anchorOf(place)) ? [] : [item]));
   return [...own.flatMap((item) => [...at(false, nameOf(item)), item, ...at(true, nameOf(item))]), ...end];

@@ -112,14 +112,14 @@ export interface Judging {
 }
 
 /** Each feature that judges readings, over the report's freshly read devices, in registration order. */
-export function judgeAll(features: readonly DeviceFeature[], devices: readonly DeviceInfo[], sources: Judging): DeviceInfo[] {
+export function judgeAll(features: readonly DeviceFeature[], devices: readonly DeviceInfo[], sources: Judging) {
   let out = [...devices];
   for (const f of features) if (f.judge) out = f.judge(out, sources);
   return out;
 }
 
 /** Each feature's word to the presence ledger before the report asks it, in registration order. */
-export function oweAll(features: readonly DeviceFeature[], listing: Listing): void {
+export function oweAll(features: readonly DeviceFeature[], listing: Listing) {
   for (const f of features) f.owe?.(listing);
 }
 
@@ -129,7 +129,7 @@ export function annotateAll(
   devices: readonly DeviceInfo[],
   carried: CarriedKinds = new Map(),
   timeline?: Pick<Timeline, 'verdictsOf' | 'folded'>,
-): DeviceInfo[] {
+) {
   let out = [...devices];
   for (const f of features) if (f.annotate) out = f.annotate(out, carried);
   if (!timeline) return out;
@@ -138,22 +138,22 @@ export function annotateAll(
 }
 
 /** The device's inventory answered: each feature that follows readings hears of it, in registration order. */
-export function answeredAll(features: readonly DeviceFeature[], device: DeviceSnapshot): void {
+export function answeredAll(features: readonly DeviceFeature[], device: DeviceSnapshot) {
   for (const f of features) f.answered?.(device);
 }
 
 /** A source's listing changed: each feature that follows the phones hears it, in registration order. */
-export function changedAll(features: readonly DeviceFeature[], changes: readonly DeviceChange[]): void {
+export function changedAll(features: readonly DeviceFeature[], changes: readonly DeviceChange[]) {
   for (const f of features) f.changed?.(changes);
 }
 
 /** A report ended: each feature that follows the cloud's answers hears it, in registration order. */
-export function reportedAll(features: readonly DeviceFeature[], outcome: ReportHeard): void {
+export function reportedAll(features: readonly DeviceFeature[], outcome: ReportHeard) {
   for (const f of features) f.reported?.(outcome);
 }
 
 /** An action's intent ended: each feature that follows the actions hears it, in registration order. */
-export function actedAll(features: readonly DeviceFeature[], done: ActionDone): void {
+export function actedAll(features: readonly DeviceFeature[], done: ActionDone) {
   for (const f of features) f.acted?.(done);
 }
 
@@ -163,7 +163,7 @@ export function featureMetrics(features: readonly DeviceFeature[], stats: AgentS
 }
 
 /** The serial a feature gives a device no source lists, if one does. */
-export function serialOf(features: readonly DeviceFeature[], udid: string): string | undefined {
+export function serialOf(features: readonly DeviceFeature[], udid: string) {
   for (const f of features) {
     const serial = f.serialOf?.(udid);
     if (serial !== undefined) return serial;
@@ -172,17 +172,17 @@ export function serialOf(features: readonly DeviceFeature[], udid: string): stri
 }
 
 /** The features' row fields, in registration order. */
-export function fieldsOf(features: readonly DeviceFeature[]): RowField[] {
+export function fieldsOf(features: readonly DeviceFeature[]) {
   return features.flatMap((f) => f.fields?.() ?? []);
 }
 
 /** The features' per-device gauges, in registration order. */
-export function gaugesOf(features: readonly DeviceFeature[]): DeviceGauge[] {
+export function gaugesOf(features: readonly DeviceFeature[]) {
   return features.flatMap((f) => f.gauges?.() ?? []);
 }
 
 /** The features' `list` columns, in registration order. */
-export function columnsOf(features: readonly DeviceFeature[]): FeatureColumn[] {
+export function columnsOf(features: readonly DeviceFeature[]) {
   return features.flatMap((f) => f.columns?.() ?? []);
 }
 

@@ -26,14 +26,14 @@ export class FlapLog {
   }
 
   /** A source's changes: each one logged, or summed up while its phone flaps. */
-  changed(changes: readonly { serial: string; from?: string; to?: string }[]): void {
+  changed(changes: readonly { serial: string; from?: string; to?: string }[]) {
     const now = this.clock.monotonic();
     for (const c of changes) for (const line of this.ledger.note(c, now)) this.write(line);
     this.rearm();
   }
 
   /** Whether the changes since the last call are news for a report's log line: only a flapping phone's are not. */
-  takeNews(): boolean {
+  takeNews() {
     const news = this.loud > 0 || this.quiet === 0;
     this.loud = 0;
     this.quiet = 0;
@@ -41,18 +41,18 @@ export class FlapLog {
   }
 
   /** Phones flapping now. */
-  flapping(): string[] {
+  flapping() {
     return this.ledger.flapping();
   }
 
-  stop(): void {
+  stop() {
     this.timer?.cancel();
     this.timer = undefined;
     this.timerAt = undefined;
     this.log.flush();
   }
 
-  private write(line: FlapLine): void {
+  private write(line: FlapLine) {
     const { serial } = line;
     if (line.kind === 'change') {
       const fields = { serial, from: line.from ?? 'absent', to: line.to ?? 'unplugged' };
@@ -92,7 +92,7 @@ export class FlapLog {
   }
 
   /** One timer, at the next line due. */
-  private rearm(): void {
+  private rearm() {
     const at = this.ledger.nextDueAt();
     if (at === this.timerAt) return;
     this.timer?.cancel();
@@ -112,7 +112,7 @@ export class FlapLog {
   }
 }
 
-function stateOf(state: string | undefined): string {
+function stateOf(state: string | undefined) {
   return state ?? 'unplugged';
 }
 

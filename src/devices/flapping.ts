@@ -99,7 +99,7 @@ export class FlapLedger {
   }
 
   /** When the next summary or settled line is due; undefined when no phone is flapping. */
-  nextDueAt(): number | undefined {
+  nextDueAt() {
     let next: number | undefined;
     for (const { run } of this.phones.values()) {
       if (!run) continue;
@@ -111,12 +111,12 @@ export class FlapLedger {
   }
 
   /** Phones flapping now. */
-  flapping(): string[] {
+  flapping() {
     return [...this.phones].filter(([, p]) => p.run).map(([serial]) => serial);
   }
 
   /** Phones held in memory (for tests of the bound). */
-  get size(): number {
+  get size() {
     return this.phones.size;
   }
 }

@@ -63,13 +63,13 @@ export interface IncidentFile {
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** A device's words made fit to keep and print: one line, control characters out, bounded. */
-export function keepable(text: string, max = EVENT_TEXT_MAX): string {
+export function keepable(text: string, max = EVENT_TEXT_MAX) {
   const line = text.replace(CONTROL, ' ');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** A name made of a phone's id for a file: only letters, digits, dot, dash and underscore, bounded (a udid is the phone's own words). */
-export function fileSafe(id: string): string {
+export function fileSafe(id: string) {
   return (
     id
       .replace(/[^A-Za-z0-9._-]/g, '_')
@@ -79,7 +79,7 @@ export function fileSafe(id: string): string {
 }
 
 /** The file an incident goes to: its time first, so that names sort oldest first. */
-export function incidentFileName(at: number, phone: PhoneRef, kind: IncidentKind, seq: number): string {
+export function incidentFileName(at: number, phone: PhoneRef, kind: IncidentKind, seq: number) {
   const time = new Date(at)
     .toISOString()
     .replace(/[-:]/g, '')
@@ -88,7 +88,7 @@ export function incidentFileName(at: number, phone: PhoneRef, kind: IncidentKind
 }
 
 /** What an incident file's name says: when it started (wall ms, to the second), the phone's id as made file-safe, its kind. */
-export function incidentNameParts(name: string): { at: number; id: string; kind: IncidentKind } | undefined {
+export function incidentNameParts(name: string) {
   const m = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z-\d{3}-(.+)-(quarantine|person-needed|recovery-failed)\.json$/.exec(name);
   if (!m) return undefined;
   const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
@@ -96,11 +96,11 @@ export function incidentNameParts(name: string): { at: number; id: string; kind:
 }
 
 /** The phone an incident file name names (its id as made file-safe). */
-export function idOfFileName(name: string): string | undefined {
+export function idOfFileName(name: string) {
   return incidentNameParts(name)?.id;
 }
 
-export function incidentText(file: IncidentFile): string {
+export function incidentText(file: IncidentFile) {
   return `${JSON.stringify({ version: 1, ...file })}\n`;
 }
 

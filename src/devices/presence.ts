@@ -35,7 +35,7 @@ export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unansw
  * Whether a reason's inventory stands for its source's reading now (a failed source's last word), which health judges
  * like a fresh one, or is a device held off its source, whose last reading is not new: joined after health.
  */
-export function judgedByHealth(reason: PresenceReason): boolean {
+export function judgedByHealth(reason: PresenceReason) {
   return reason.kind === 'source-failed' || reason.kind === 'unanswered' || reason.kind === 'network-dropped';
 }
 
@@ -79,7 +79,7 @@ export interface Carried {
 export type CarriedKinds = ReadonlyMap<string, PresenceKind>;
 
 /** Whether an entry's bound has passed at monotonic `now`. */
-export function expired(bound: PresenceBound, now: number): boolean {
+export function expired(bound: PresenceBound, now: number) {
   return 'until' in bound && now >= bound.until;
 }
 
@@ -119,7 +119,7 @@ export function kindsOf(carried: Carried['carried']): CarriedKinds {
 }
 
 /** An entry's place in the ledger: one per reason and scope. */
-function slot(reason: PresenceReason): string {
+function slot(reason: PresenceReason) {
   return `${reason.kind}\u0000${reason.scope}`;
 }
 
@@ -132,19 +132,19 @@ export class PresenceLedger {
   private readonly entries = new Map<string, PresenceEntry>();
 
   /** These devices are owed for this reason and scope, so bounded, and no other; none: the entry ends. */
-  owe(reason: PresenceReason, devices: readonly OwedDevice[], bound: PresenceBound): void {
+  owe(reason: PresenceReason, devices: readonly OwedDevice[], bound: PresenceBound) {
     if (devices.length === 0) this.entries.delete(slot(reason));
     else this.entries.set(slot(reason), { reason, devices: [...devices], bound });
   }
 
   /** One writer's whole word for these kinds within the scopes it names: these entries and none other of its. */
-  replace(owner: string, kinds: readonly PresenceKind[], entries: readonly PresenceEntry[]): void {
+  replace(owner: string, kinds: readonly PresenceKind[], entries: readonly PresenceEntry[]) {
     for (const [at, entry] of this.entries) if (kinds.includes(entry.reason.kind) && entry.reason.scope.startsWith(`${owner}/`)) this.entries.delete(at);
     for (const entry of entries) this.owe(entry.reason, entry.devices, entry.bound);
   }
 
   /** The entry of this reason and scope ends: its devices are no longer owed for it. */
-  end(reason: PresenceReason): void {
+  end(reason: PresenceReason) {
     this.entries.delete(slot(reason));
   }
 
@@ -159,7 +159,7 @@ export class PresenceLedger {
    * Whether a writer owes this scope for a reason earlier in PRESENCE_ORDER, within its bound: that writer words the
    * device, so one owing it for `kind` leaves it alone.
    */
-  owesBefore(kind: PresenceKind, scope: string, now: number): boolean {
+  owesBefore(kind: PresenceKind, scope: string, now: number) {
     const nearer = PRESENCE_ORDER.slice(0, PRESENCE_ORDER.indexOf(kind));
     for (const entry of this.entries.values())
       if (entry.reason.scope === scope && nearer.includes(entry.reason.kind) && entry.devices.length > 0 && !expired(entry.bound, now)) return true;
@@ -167,7 +167,7 @@ export class PresenceLedger {
   }
 
   /** The entries held now, for a test or a view. */
-  owed(): PresenceEntry[] {
+  owed() {
     return [...this.entries.values()];
   }
 }

@@ -55,11 +55,11 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A string field of the file as the agent would have written it: bounded, no control characters; anything else is dropped. */
-function text(value: unknown, max = MAX_TEXT): string | undefined {
+function text(value: unknown, max = MAX_TEXT) {
   return typeof value === 'string' ? value.replace(CONTROL, ' ').slice(0, max) : undefined;
 }
 
-function time(value: unknown): number | undefined {
+function time(value: unknown) {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
@@ -92,7 +92,7 @@ export function entryFrom(value: unknown): QuarantineEntry | undefined {
 }
 
 /** The state file read back: its entries by udid; undefined when it is not one the agent wrote. */
-export function quarantineFileFrom(textRead: string): Map<string, QuarantineEntry> | undefined {
+export function quarantineFileFrom(textRead: string) {
   const value = jsonObject(textRead);
   if (value?.version !== 1) return undefined;
   const phones = value.phones;
@@ -105,7 +105,7 @@ export function quarantineFileFrom(textRead: string): Map<string, QuarantineEntr
   return out;
 }
 
-export function quarantineFileText(entries: ReadonlyArray<[string, QuarantineEntry]>): string {
+export function quarantineFileText(entries: ReadonlyArray<[string, QuarantineEntry]>) {
   return `${JSON.stringify({ version: 1, phones: Object.fromEntries(entries) })}\n`;
 }
 

@@ -22,14 +22,14 @@
 export type ValueKind = 'flag' | 'scale' | 'plugged' | 'wifi' | 'boolean' | 'version';
 
 /** Java's Integer.parseInt grammar, within an int: the text of a flag or mask; undefined otherwise. */
-function javaInt(text: string): number | undefined {
+function javaInt(text: string) {
   if (!/^[+-]?\d{1,10}$/.test(text)) return undefined;
   const n = Number(text);
   return n >= -2_147_483_648 && n <= 2_147_483_647 ? n : undefined;
 }
 
 /** A finite decimal as a setting holds a scale; undefined otherwise. */
-function decimal(text: string): number | undefined {
+function decimal(text: string) {
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return undefined;
   const n = Number(text);
   return Number.isFinite(n) ? n : undefined;
@@ -38,7 +38,7 @@ function decimal(text: string): number | undefined {
 const BIT_USB = 2;
 
 /** The value as the check reads it, normalised ("01" is 1, "0.0" is 0), or undefined when outside its grammar: unread. */
-export function readValue(kind: ValueKind, text: string): string | undefined {
+export function readValue(kind: ValueKind, text: string) {
   switch (kind) {
     case 'flag': {
       const n = javaInt(text);
@@ -64,7 +64,7 @@ export function readValue(kind: ValueKind, text: string): string | undefined {
 }
 
 /** Whether a value read (readValue's) meets `expected` (the baseline's, as the lab wrote it). */
-export function meetsValue(kind: ValueKind, value: string, expected: string): boolean {
+export function meetsValue(kind: ValueKind, value: string, expected: string) {
   switch (kind) {
     case 'plugged': {
       const n = Number(value);
@@ -95,7 +95,7 @@ export function meetsValue(kind: ValueKind, value: string, expected: string): bo
 }
 
 /** What a plugged mask names, for people: "AC, USB, wireless", "AC only, asleep on USB", "off". */
-function pluggedNote(value: string): string {
+function pluggedNote(value: string) {
   const n = Number(value);
   if (n === 0) return 'off';
   const names = [
@@ -110,25 +110,25 @@ function pluggedNote(value: string): string {
 }
 
 /** What the message adds to a value read, after the key it was read from; undefined when the value says it all. */
-export function valueNote(kind: ValueKind, value: string): string | undefined {
+export function valueNote(kind: ValueKind, value: string) {
   if (kind === 'plugged') return pluggedNote(value);
   if (kind === 'wifi') return value === '2' ? 'on in airplane mode' : value === '3' ? 'off by airplane mode' : undefined;
   return undefined;
 }
 
 /** The expected value as a message shows it ("on over USB"). */
-export function expectedText(kind: ValueKind, expected: string): string {
+export function expectedText(kind: ValueKind, expected: string) {
   if (kind === 'plugged' && expected === 'on') return 'on over USB';
   return expected;
 }
 
 /** A dotted version's numeric parts ("16.3.1" → [16, 3, 1]); undefined when it is not one. */
-function versionParts(text: string): number[] | undefined {
+function versionParts(text: string) {
   return /^\d+(\.\d+)*$/.test(text) ? text.split('.').map(Number) : undefined;
 }
 
 /** -1, 0 or 1 comparing `version` with `bound` on the parts the bound names. */
-function compareOnBound(version: readonly number[], bound: readonly number[]): number {
+function compareOnBound(version: readonly number[], bound: readonly number[]) {
   for (let i = 0; i < bound.length; i++) {
     const d = (version[i] ?? 0) - bound[i]!;
     if (d !== 0) return Math.sign(d);
@@ -137,7 +137,7 @@ function compareOnBound(version: readonly number[], bound: readonly number[]): n
 }
 
 /** Whether `version` is within `MIN..MAX` (either end optional; an odd range or version is never within). */
-export function inRange(version: string, range: string): boolean {
+export function inRange(version: string, range: string) {
   const m = /^([\d.]*)\.\.([\d.]*)$/.exec(range.trim());
   const v = versionParts(version);
   if (!m || !v) return false;
@@ -147,6 +147,6 @@ export function inRange(version: string, range: string): boolean {
 }
 
 /** Whether `version` is at least `since` (both dotted; an odd one is not). */
-export function atLeast(version: string, since: string): boolean {
+export function atLeast(version: string, since: string) {
   return inRange(version, `${since}..`);
 }

@@ -124,7 +124,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** The last inventory of this udid: its record's (`key`), else the last answer at that key, else any key's with it. */
-  inventoryOf(udid: string, key?: string): DeviceInfo | undefined {
+  inventoryOf(udid: string, key?: string) {
     const mine = (k: KeptInventory | undefined) => (k?.info.udid === udid ? k.info : undefined);
     const atKey = key === undefined ? undefined : (mine(this.earlier(key)) ?? mine(this.lastAnswer(key)));
     return atKey ?? [...this.answers.values()].findLast((k) => k.info.udid === udid)?.info;
@@ -136,7 +136,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** A new connection: a fresh reading, only the udid carried over, so a replugged wedged phone gets a fresh start. */
-  open(key: string, connection: number): void {
+  open(key: string, connection: number) {
     const was = this.entries.get(key);
     const udid = was?.reading.udid;
     const life = was?.life ?? ++this.lives;
@@ -144,7 +144,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** The device's record went: its reading and its udid with it (what it said is kept: `inventoryOf`). */
-  close(key: string): void {
+  close(key: string) {
     const udid = this.entries.get(key)?.reading.udid;
     if (udid !== undefined) this.unindex(key, udid);
     this.entries.delete(key);
@@ -153,7 +153,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** An inventory started (monotonic ms); returns the connection whose outcome it may apply. */
-  asked(key: string, now: number): number | undefined {
+  asked(key: string, now: number) {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     entry.reading.askedAt = now;
@@ -162,7 +162,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** The inventory in flight ended (whatever its outcome). */
-  settled(key: string, connection?: number): void {
+  settled(key: string, connection?: number) {
     const reading = this.current(key, connection);
     if (reading) reading.probing = false;
   }
@@ -202,7 +202,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** Many phones failing together (starved.ts): the host's word, said when it starts and ends; an answer may end it. */
-  private judgeHost(now: number): void {
+  private judgeHost(now: number) {
     let failing = 0;
     let asked = 0;
     let since = Infinity;
@@ -221,7 +221,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** The device answered with a condition that is not a failure (see Reading.notice); true when it is new. */
-  noticed(key: string, text: string): boolean {
+  noticed(key: string, text: string) {
     const reading = this.entries.get(key)?.reading;
     if (!reading) return false;
     reading.probing = false;
@@ -231,7 +231,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** The platform's service went away and came back: the inventories it cut off say nothing of the devices. */
-  forgive(platform: Platform): void {
+  forgive(platform: Platform) {
     for (const [key, { reading }] of this.entries) {
       if (keyParts(key).platform !== platform) continue;
       reading.failures = 0;
@@ -243,7 +243,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
    * The property dump of the connection's first inventory arrived before it ended: who it is, kept until an answer
    * comes; nothing once this connection answered. Returns whether it was taken.
    */
-  said(key: string, info: DeviceInfo, wallNow: number, now: number, connection?: number): boolean {
+  said(key: string, info: DeviceInfo, wallNow: number, now: number, connection?: number) {
     const entry = this.entries.get(key);
     if (!entry || (connection !== undefined && entry.connection !== connection) || this.of(key)?.last !== undefined) return false;
     this.identify(key, info.udid);
@@ -252,7 +252,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** The device said who it is: with an inventory's answer, or first (its property dump). */
-  identify(key: string, udid: string): void {
+  identify(key: string, udid: string) {
     const reading = this.entries.get(key)?.reading;
     if (!reading || reading.udid === udid) return;
     if (reading.udid !== undefined) this.unindex(key, reading.udid);
@@ -274,7 +274,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
     this.prune();
   }
 
-  private prune(): void {
+  private prune() {
     if (this.answers.size <= KEPT_PAST_RECORDS) return;
     let past = [...this.answers.keys()].filter((k) => !this.entries.has(k)).length;
     for (const key of this.answers.keys()) {
@@ -286,12 +286,12 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** The reading, while the connection (when given) is still the one that asked. */
-  private current(key: string, connection: number | undefined): Entry['reading'] | undefined {
+  private current(key: string, connection: number | undefined) {
     const entry = this.entries.get(key);
     return entry && (connection === undefined || entry.connection === connection) ? entry.reading : undefined;
   }
 
-  private unindex(key: string, udid: string): void {
+  private unindex(key: string, udid: string) {
     const keys = this.udidIndex.get(udid);
     keys?.delete(key);
     if (keys?.size === 0) this.udidIndex.delete(udid);
@@ -299,6 +299,6 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
 }
 
 /** Whether a kept inventory was said on this entry's record and connection. */
-function ofEntry(said: Said, entry: Entry): boolean {
+function ofEntry(said: Said, entry: Entry) {
   return said.life === entry.life && said.connection === entry.connection;
 }

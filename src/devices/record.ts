@@ -32,12 +32,12 @@ export interface DeviceRecord {
   usb?: UsbPlace;
 }
 
-export function recordKey(platform: Platform, serial: string): string {
+export function recordKey(platform: Platform, serial: string) {
   return `${platform}/${serial}`;
 }
 
 /** The platform and serial a record key names (recordKey's inverse). */
-export function keyParts(key: string): { platform: Platform; serial: string } {
+export function keyParts(key: string) {
   const at = key.indexOf('/');
   return { platform: key.slice(0, at) as Platform, serial: key.slice(at + 1) };
 }

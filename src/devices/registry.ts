@@ -28,7 +28,7 @@ export class DeviceRegistry {
   }
 
   /** Counts state changes: a record with a larger changedSeq changed after the counter was read. */
-  get changeCounter(): number {
+  get changeCounter() {
     return this.seq;
   }
 
@@ -75,7 +75,7 @@ export class DeviceRegistry {
   }
 
   /** Whether the record is still on this connection (an answer from before a replug says nothing of the new one). */
-  isCurrent(key: string, connection: number): boolean {
+  isCurrent(key: string, connection: number) {
     return this.current(key, connection) !== undefined;
   }
 
@@ -96,21 +96,21 @@ export class DeviceRegistry {
     return out;
   }
 
-  get size(): number {
+  get size() {
     return this.records.size;
   }
 
-  setUsb(platform: Platform, places: ReadonlyMap<string, UsbPlace>): void {
+  setUsb(platform: Platform, places: ReadonlyMap<string, UsbPlace>) {
     for (const record of this.records.values()) if (record.platform === platform) record.usb = places.get(record.serial);
   }
 
   /** The record, while the connection (when given) is still the one it has. */
-  private current(key: string, connection: number | undefined): DeviceRecord | undefined {
+  private current(key: string, connection: number | undefined) {
     const record = this.records.get(key);
     return record && (connection === undefined || record.connection === connection) ? record : undefined;
   }
 
-  private drop(key: string): void {
+  private drop(key: string) {
     const record = this.records.get(key);
     if (!record) return;
     this.records.delete(key);
@@ -132,7 +132,7 @@ function newRecord(key: string, platform: Platform, serial: string, state: strin
  * A new state is a new connection: the reading and the `connection` facets start afresh, so a replugged wedged phone
  * gets a fresh start. The udid stays, and so do the `record` and `device` facets.
  */
-function newConnection(record: DeviceRecord, state: string, seq: number): void {
+function newConnection(record: DeviceRecord, state: string, seq: number) {
   record.state = state;
   record.changedSeq = seq;
   record.connection++;

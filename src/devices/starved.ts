@@ -8,6 +8,6 @@ export const TOGETHER_MS = 30_000;
 export const STARVED_PHONES = 3;
 
 /** Whether the phones failing now (their latest failure within the window) are the host's: many at once, most of those asked. */
-export function starved(failing: number, asked: number): boolean {
+export function starved(failing: number, asked: number) {
   return failing >= STARVED_PHONES && failing * 2 >= asked;
 }

@@ -71,7 +71,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   private changedSinceFold = false;
 
   /** The platform's service answers again, or stopped answering (its source's word), at monotonic `at`. */
-  service(platform: Platform, up: boolean, at: number): void {
+  service(platform: Platform, up: boolean, at: number) {
     if (up === !this.down.has(platform)) return;
     if (up) this.down.delete(platform);
     else {
@@ -82,24 +82,24 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 
   /** Since when the platform's service has been down; undefined while it answers (or was never heard of). */
-  downSince(platform: Platform): number | undefined {
+  downSince(platform: Platform) {
     return this.down.get(platform);
   }
 
   /** When the platform's service last dropped, even if it is back: a restart quicker than anything looked is seen by it. */
-  droppedAt(platform: Platform): number | undefined {
+  droppedAt(platform: Platform) {
     return this.dropped.get(platform);
   }
 
   /** Inventories fail together since `since` (the host's fault: src/devices/starved.ts), or no longer (undefined). */
-  starving(since: number | undefined, at: number): void {
+  starving(since: number | undefined, at: number) {
     if (since === this.starved) return;
     this.starved = since;
     this.emit('fact', { kind: 'starved', since, at });
   }
 
   /** Since when inventories have been failing together; undefined while they are not. */
-  get starvedSince(): number | undefined {
+  get starvedSince() {
     return this.starved;
   }
 
@@ -107,7 +107,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
    * A report reached the cloud: the devices its body carried, and those it refused. `complete`: the body carried every
    * device the cloud holds of this host, so one it did not carry is no longer held (as the report's ledger composed it).
    */
-  delivered(devices: readonly DeviceInfo[], refused: readonly FailedDevice[], at: number, complete = true): void {
+  delivered(devices: readonly DeviceInfo[], refused: readonly FailedDevice[], at: number, complete = true) {
     this.behind = undefined;
     const before = { told: this.told, refused: this.refusedNow };
     this.told = complete ? new Map<string, DeviceInfo>() : new Map(before.told);
@@ -126,7 +126,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 
   /** What an earlier run last told the cloud, for the devices no report of this run has carried yet. */
-  seed(devices: readonly DeviceInfo[]): void {
+  seed(devices: readonly DeviceInfo[]) {
     for (const d of devices) {
       if (this.told.has(d.udid)) continue;
       this.told.set(d.udid, d);
@@ -135,18 +135,18 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 
   /** A report did not reach the cloud. */
-  notDelivered(why: string, at: number): void {
+  notDelivered(why: string, at: number) {
     this.behind ??= at;
     this.emit('fact', { kind: 'cloud', delivered: false, why, at });
   }
 
   /** Since when reports have not reached the cloud (the first that failed since one was delivered); undefined while they do. */
-  get cloudBehindSince(): number | undefined {
+  get cloudBehindSince() {
     return this.behind;
   }
 
   /** The device as the cloud holds it, UNPLUGGED included; undefined when no report told it of the device (or one dropped it). */
-  toldOf(udid: string): DeviceInfo | undefined {
+  toldOf(udid: string) {
     return this.told.get(udid);
   }
 
@@ -156,17 +156,17 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 
   /** The devices the cloud holds present: the last word on each was not UNPLUGGED. */
-  get present(): DeviceInfo[] {
+  get present() {
     return [...this.told.values()].filter((d) => d.status !== STATUS_UNPLUGGED);
   }
 
   /** Why the cloud refused the phone in the last report it took; undefined when it stored it. */
-  refused(udid: string): string | undefined {
+  refused(udid: string) {
     return this.refusedNow.get(udid);
   }
 
   /** A feature's verdict on a phone, standing until it says another; undefined withdraws it. Heard only when it changes. */
-  verdict<D>(udid: string, owner: VerdictKey<D>, verdict: Judged<D> | undefined): void {
+  verdict<D>(udid: string, owner: VerdictKey<D>, verdict: Judged<D> | undefined) {
     const mine = this.verdicts.get(udid);
     const was = mine?.get(owner.name);
     if (sameVerdict(was?.verdict, verdict)) {
@@ -187,12 +187,12 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 
   /** A report folded the verdicts standing now into what it tells the cloud. */
-  folded(): void {
+  folded() {
     this.changedSinceFold = false;
   }
 
   /** Whether a verdict changed since a report last folded them: what the cloud was told is behind the agent's word. */
-  get unfolded(): boolean {
+  get unfolded() {
     return this.changedSinceFold;
   }
 
@@ -204,7 +204,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 
   /** One owner's verdict on a phone, with its detail, when it has one. */
-  verdictBy<D>(udid: string, owner: VerdictKey<D>): Judged<D> | undefined {
+  verdictBy<D>(udid: string, owner: VerdictKey<D>) {
     return this.verdicts.get(udid)?.get(owner.name)?.verdict as Judged<D> | undefined;
   }
 
@@ -217,7 +217,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   }
 }
 
-function sameVerdict(a: Verdict | undefined, b: Verdict | undefined): boolean {
+function sameVerdict(a: Verdict | undefined, b: Verdict | undefined) {
   if (a === undefined || b === undefined) return a === b;
   return (
     a.out?.state === b.out?.state && a.out?.layer === b.out?.layer && a.unavailable === b.unavailable && a.appiumOff === b.appiumOff && a.words === b.words

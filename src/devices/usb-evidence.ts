@@ -58,6 +58,6 @@ export const USB_EVIDENCE = sharedKey<UsbEvidence>('usb-evidence');
  * The port a phone's source places it on: adb's usb path, else usbmuxd's LocationID as the USB layer maps it (none
  * without the layer). Never where a serial was printed: any device may print any serial.
  */
-export function sourcePort(usb: UsbEvidence | undefined, place: UsbPlace | undefined): string | undefined {
+export function sourcePort(usb: UsbEvidence | undefined, place: UsbPlace | undefined) {
   return usbBus(place?.usb) !== undefined ? place?.usb : usb?.placeOf(place);
 }

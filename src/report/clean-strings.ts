@@ -9,7 +9,7 @@ export const REPLACEMENT = '\ufffd';
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
-export function cleanString(text: string): string {
+export function cleanString(text: string) {
   const formed = text.isWellFormed() ? text : text.toWellFormed();
   return HAS_CONTROL.test(formed) ? formed.replace(CONTROL, REPLACEMENT) : formed;
 }
@@ -19,16 +19,16 @@ export function cleanString(text: string): string {
 const TERMINAL_ONLY = /[\n\t\p{Cf}]/gu;
 
 /** The text for one cell or line on a terminal: cleaned, and newlines, tabs and format characters shown as U+FFFD. */
-export function terminalText(text: string): string {
+export function terminalText(text: string) {
   return cleanString(text).replace(TERMINAL_ONLY, REPLACEMENT);
 }
 
 /** The value with every string in it (object keys included) cleaned; the same value when nothing needed it. */
-export function cleanStrings<T>(value: T): T {
+export function cleanStrings<T>(value: T) {
   return clean(value) as T;
 }
 
-function clean(value: unknown): unknown {
+function clean(value: unknown) {
   if (typeof value === 'string') return cleanString(value);
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;

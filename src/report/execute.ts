@@ -96,7 +96,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
  * Every value within its size (field-limits.ts), where a source's devices and the ledger's enter the report: all later
  * readers see what leaves here. A clipped device says so; one whose identity is over its limit is left out; one line each.
  */
-export function bounded(devices: DeviceInfo[], platform: string, logger: Logger): DeviceInfo[] {
+export function bounded(devices: DeviceInfo[], platform: string, logger: Logger) {
   return devices.flatMap((info) => {
     const b = boundDevice(info);
     if ('refused' in b) {
@@ -122,7 +122,7 @@ export function bounded(devices: DeviceInfo[], platform: string, logger: Logger)
 }
 
 /** The start of an identity too long to print whole. */
-function name(udid: unknown): string {
+function name(udid: unknown) {
   const text = String(udid);
   return text.length > 64 ? `${text.slice(0, 64)}…` : text;
 }

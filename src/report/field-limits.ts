@@ -71,7 +71,7 @@ export function boundDevice(info: DeviceInfo): Bounded {
     }
   }
   const clipped: string[] = [];
-  const text = (path: keyof typeof STRING_LIMITS, value: unknown): unknown => {
+  const text = (path: keyof typeof STRING_LIMITS, value: unknown) => {
     if (typeof value !== 'string') return value;
     const limit = STRING_LIMITS[path];
     if (length(value) <= limit) return value;
@@ -79,7 +79,7 @@ export function boundDevice(info: DeviceInfo): Bounded {
     if (!clipped.includes(path)) clipped.push(path);
     return clip(value, limit);
   };
-  const list = <T>(path: keyof typeof LIST_LIMITS, items: T[]): T[] => {
+  const list = <T>(path: keyof typeof LIST_LIMITS, items: T[]) => {
     if (items.length <= LIST_LIMITS[path]) return items;
     clipped.push(path);
     return items.slice(0, LIST_LIMITS[path]);
@@ -143,18 +143,18 @@ export function boundDevice(info: DeviceInfo): Bounded {
 }
 
 /** A sentence for the device's message: which of its values were clipped. */
-export function clippedNote(clipped: readonly string[]): string {
+export function clippedNote(clipped: readonly string[]) {
   return `the phone gave ${clipped.length === 1 ? 'a value' : 'values'} longer than the agent sends, clipped: ${clipped.join(', ')}`;
 }
 
 /** Length in code points: a limit never splits a character. */
-function length(text: string): number {
+function length(text: string) {
   let n = 0;
   for (const _ of text) n++;
   return n;
 }
 
-function clip(text: string, limit: number): string {
+function clip(text: string, limit: number) {
   let out = '';
   let n = 0;
   for (const ch of text) {

@@ -16,7 +16,7 @@ export class HiddenDevicesCheck {
   ) {}
 
   /** The present devices of a report made from a complete listing: the first time, says the entries none of them has. */
-  listed(devices: readonly DeviceInfo[]): void {
+  listed(devices: readonly DeviceInfo[]) {
     if (this.said || this.entries.length === 0) return;
     this.said = true;
     const udids = new Set(devices.map((d) => d.udid));
@@ -47,6 +47,6 @@ export class HiddenDevicesCheck {
   }
 }
 
-function more(n: number): string {
+function more(n: number) {
   return n > NAMED ? ` and ${n - NAMED} more` : '';
 }

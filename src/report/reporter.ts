@@ -162,7 +162,7 @@ export class Reporter {
   }
 
   /** The source of a device the cloud was told of, by its platform's name; none when its platform runs no source now. */
-  private sourceOf(udid: string): DeviceSource | undefined {
+  private sourceOf(udid: string) {
     const told = this.deps.unplugged.told(udid);
     return told === undefined ? undefined : this.deps.sources.find((s) => s.platform === told.platformName.toLowerCase());
   }
@@ -173,7 +173,7 @@ export class Reporter {
    * now (in the words a failed source's devices have, execute.ts), or its
    * list is not complete yet.
    */
-  private unlistedWhy(udid: string, unheard: boolean, failedNow: ReadonlyMap<DeviceSource, string | undefined>): string {
+  private unlistedWhy(udid: string, unheard: boolean, failedNow: ReadonlyMap<DeviceSource, string | undefined>) {
     const source = this.sourceOf(udid);
     const label = source?.label ?? 'its source';
     const error = (source && failedNow.get(source)) ?? source?.lastError;
@@ -275,7 +275,7 @@ export class Reporter {
     }
   }
   /** What a report in flight waits for now (the cloud, named devices' inventories, the host's figures), for the shutdown line. */
-  waitingOn(): string | undefined {
+  waitingOn() {
     const { deps } = this;
     if (this.putting > 0) {
       const at = deps.cloud.host === undefined ? 'the cloud' : deps.cloud.host;
@@ -297,12 +297,12 @@ export class Reporter {
   }
 
   /** Runs `during` bracketed by `enter` and `leave`: what waitingOn reads. */
-  private while<T>(enter: () => unknown, leave: () => unknown, during: Promise<T>): Promise<T> {
+  private while<T>(enter: () => unknown, leave: () => unknown, during: Promise<T>) {
     enter();
     return during.finally(() => leave());
   }
 
-  private quietReport(fields: { devices: number; unplugged: number; failedDevices: number }): void {
+  private quietReport(fields: { devices: number; unplugged: number; failedDevices: number }) {
     const { logger, clock } = this.deps;
     logger.debug(fields, 'report delivered');
     const at = clock.monotonic();
@@ -319,13 +319,13 @@ export class Reporter {
 }
 
 /** At most 5 names, then how many more. */
-function namesOf(names: string[]): string {
+function namesOf(names: string[]) {
   const shown = names.slice(0, 5).join(', ');
   return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 /** The devices last delivered plus the present ones of a report about to go out. */
-function union(reported: DeviceInfo[], sending: DeviceInfo[]): DeviceInfo[] {
+function union(reported: DeviceInfo[], sending: DeviceInfo[]) {
   const byUdid = new Map(reported.map((d) => [d.udid, d]));
   for (const d of sending) if (d.status !== STATUS_UNPLUGGED) byUdid.set(d.udid, d);
   return [...byUdid.values()];
@@ -350,7 +350,7 @@ export function logNotDelivered(
   heldBack = 0,
   /** The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts). */
   changed?: { was: string; now: string },
-): void {
+) {
   const { error, failure, retryAfterMs } = failed;
   const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
   let when: string;
@@ -397,7 +397,7 @@ const MESSAGE_CHARS = 300;
  * What the cloud's failedDevices said, in a bounded number of lines: a warning with advice for each of the first devices
  * it did not store, one line for the rest, one for entries naming devices not carried; each rate-limited across reports.
  */
-export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[], unsent: readonly FailedDevice[] = []): void {
+export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[], unsent: readonly FailedDevice[] = []) {
   const log = limited(logger);
   for (const f of failed.slice(0, NAMED)) {
     const message = clip(f.message);
@@ -426,13 +426,13 @@ export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[]
   }
 }
 
-function names(list: readonly FailedDevice[]): string {
+function names(list: readonly FailedDevice[]) {
   const shown = list.slice(0, NAMED).map((f) => f.udid);
   return list.length > NAMED ? `${shown.join(', ')} and ${list.length - NAMED} more` : shown.join(', ');
 }
 
 /** The three most frequent messages, with their counts. */
-function reasons(list: readonly FailedDevice[]): string {
+function reasons(list: readonly FailedDevice[]) {
   const counts = new Map<string, number>();
   for (const f of list) counts.set(f.message, (counts.get(f.message) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
@@ -440,6 +440,6 @@ function reasons(list: readonly FailedDevice[]): string {
   return `the cloud said ${top.map(([m, n]) => `"${clip(m)}"${list.length > 1 ? ` (${n})` : ''}`).join(', ')}${more > 0 ? ` and ${more} other messages` : ''}`;
 }
 
-function clip(message: string): string {
+function clip(message: string) {
   return message.length > MESSAGE_CHARS ? `${message.slice(0, MESSAGE_CHARS)}…` : message;
 }

@@ -51,23 +51,23 @@ export class ReportRun {
   }
 
   /** Whether a report is being built now: the plan handed out, its outcome not yet heard. */
-  get reporting(): boolean {
+  get reporting() {
     return this.building;
   }
 
   /** The outcome of the next report made for a request (SIGHUP, tests); undefined if the agent stops first. */
-  awaitRequested(): Promise<ReportOutcome | undefined> {
+  awaitRequested() {
     return new Promise<ReportOutcome | undefined>((r) => this.waiters.push(r));
   }
 
   /** Runs `heard` now or, mid-report, once it has ended: readings written meanwhile neither re-arm the loop nor wake actions. */
-  afterReport(heard: () => void): void {
+  afterReport(heard: () => void) {
     if (this.building) this.held.add(heard);
     else heard();
   }
 
   /** Carries out the plan the timer handed out; the outcome goes back to the planner. */
-  fire(plan: PlannedReport): void {
+  fire(plan: PlannedReport) {
     const { planner } = this.deps;
     const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
     this.building = true;
@@ -98,12 +98,12 @@ export class ReportRun {
   }
 
   /** No report is handed out any more: a failure from now on is the stop's, not worth a line. */
-  stop(): void {
+  stop() {
     this.stopping = true;
   }
 
   /** Lets the report in flight finish within `limitMs`, then aborts it; whoever awaits a requested report hears none. */
-  async settle(limitMs: number): Promise<void> {
+  async settle(limitMs: number) {
     const { logger, clock } = this.deps;
     if (this.inFlight) {
       logger.info('waiting for the report in flight to finish');
@@ -124,12 +124,12 @@ export class ReportRun {
     for (const w of this.waiters.splice(0)) w(undefined);
   }
 
-  private now(): number {
+  private now() {
     return this.deps.clock.monotonic();
   }
 
   /** The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count; the rest at debug. */
-  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number }, now: number): void {
+  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number }, now: number) {
     const way = failureWay(outcome.error);
     const kind = `${outcome.failure}/${way}`;
     const f = this.failing;
@@ -148,7 +148,7 @@ export class ReportRun {
     logNotDelivered(this.deps.logger, outcome, next, held, was === undefined ? undefined : { was, now: way });
   }
 
-  private finished(outcome: ReportOutcome): void {
+  private finished(outcome: ReportOutcome) {
     const now = this.now();
     const { planner, logger, unplugged } = this.deps;
     if (outcome.body) this.last = outcome.body.devices.filter((d) => d.status !== STATUS_UNPLUGGED);

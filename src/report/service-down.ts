@@ -16,7 +16,7 @@ export function withServiceDown(
   clock: Pick<Clock, 'wall' | 'monotonic'>,
   /** The devices whose message already names their source's failure (carried for it). */
   said: ReadonlySet<string> = new Set(),
-): DeviceInfo[] {
+) {
   const down = new Map(
     sources.flatMap((s) => {
       const since = timeline.downSince(s.platform);

@@ -53,7 +53,7 @@ export async function putSplitting(
   let parts = 0;
   let refused = 0;
   let largest = 0;
-  const put = async (devices: DeviceInfo[]): Promise<void> => {
+  const put = async (devices: DeviceInfo[]) => {
     try {
       parts++;
       // The cloud's list has any length: spread into push() 200,000 arguments would overflow the stack.
@@ -96,7 +96,7 @@ export async function putSplitting(
 }
 
 /** The fields the contract needs to name a device and its state, and why the rest is missing. */
-function identityOnly(d: DeviceInfo): DeviceInfo {
+function identityOnly(d: DeviceInfo) {
   if (d.message === TOO_LARGE_MESSAGE) return d;
   return {
     udid: d.udid,

@@ -15,7 +15,7 @@ export function storedFields(info: DeviceInfo): Record<string, unknown> {
   return out;
 }
 
-export function storedDevice(value: unknown): DeviceInfo | undefined {
+export function storedDevice(value: unknown) {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.udid !== 'string' || v.udid === '' || typeof v.state !== 'string') return undefined;

@@ -16,7 +16,7 @@ export class UnpluggedLedger {
   private readonly seenSinceConnect = new Set<string>();
 
   /** adb (re)connected: until its list is complete, only devices seen since then can be called gone. */
-  sourceConnected(): void {
+  sourceConnected() {
     this.seenSinceConnect.clear();
   }
 
@@ -26,7 +26,7 @@ export class UnpluggedLedger {
    * `nothingGone`: a source did not answer, so no device becomes UNPLUGGED in this report. `unseen`: the devices the
    * report holds that no source listed (carried while they cannot be called gone): they count as unseen.
    */
-  compose(present: DeviceInfo[], complete = true, nothingGone = false, unseen: ReadonlySet<string> = new Set()): DeviceInfo[] {
+  compose(present: DeviceInfo[], complete = true, nothingGone = false, unseen: ReadonlySet<string> = new Set()) {
     const presentIds = new Set(present.map((d) => d.udid));
     // `unseen`: present in the report only because no source lists them yet (the report carries them): not seen.
     for (const udid of presentIds) if (!unseen.has(udid)) this.seenSinceConnect.add(udid);
@@ -43,28 +43,28 @@ export class UnpluggedLedger {
   }
 
   /** What an earlier run last told the cloud: those not present at the first report go out UNPLUGGED once. */
-  seed(devices: readonly DeviceInfo[]): void {
+  seed(devices: readonly DeviceInfo[]) {
     this.timeline.seed(devices);
   }
 
   /** Whether an absent device would be called gone now, as compose() decides (the USB layer calls it off adb instead). */
-  absentIsGone(udid: string, complete: boolean): boolean {
+  absentIsGone(udid: string, complete: boolean) {
     return complete || this.seenSinceConnect.has(udid);
   }
 
   /** Whether some device reported earlier has not been seen since adb connected: only adb settling can tell if it is gone. */
-  get awaitingSettle(): boolean {
+  get awaitingSettle() {
     return this.timeline.present.some((d) => !this.seenSinceConnect.has(d.udid));
   }
 
   /** The device as the cloud was last told of it (delivered present, or an earlier run's), while it is. */
-  told(udid: string): DeviceInfo | undefined {
+  told(udid: string) {
     const info = this.timeline.toldOf(udid);
     return info?.status === STATUS_UNPLUGGED ? undefined : info;
   }
 
   /** The devices the cloud holds present. */
-  get current(): DeviceInfo[] {
+  get current() {
     return this.timeline.present;
   }
 
@@ -72,7 +72,7 @@ export class UnpluggedLedger {
    * The report holding `devices` was delivered, `complete` as given to compose(), with the devices the cloud refused: the
    * cloud's word goes to the timeline (its one store), and the UNPLUGGED records it carried are owed no more.
    */
-  delivered(devices: readonly DeviceInfo[], complete = true, refused: readonly FailedDevice[] = [], at = 0): void {
+  delivered(devices: readonly DeviceInfo[], complete = true, refused: readonly FailedDevice[] = [], at = 0) {
     this.timeline.delivered(devices, refused, at, complete);
     for (const d of devices) {
       if (d.status !== STATUS_UNPLUGGED) continue;

@@ -98,7 +98,7 @@ export function step(before: ReadonlyMap<string, AuthEntry>, seen: readonly Seen
     }
     if (entry.said?.for === entry.lastSeenWall) continue;
     if (now < lapsesAt - leadMs) continue;
-    const kind: Due['kind'] = now < lapsesAt ? 'lapsing' : 'lapsed';
+    const kind = now < lapsesAt ? 'lapsing' : 'lapsed';
     const said: AuthEntry = { ...entry, said: { for: entry.lastSeenWall, kind } };
     entries.set(udid, said);
     due.push({ entry: said, kind, lapsesAt, windowMs });

@@ -49,12 +49,12 @@ export class AuthLedger {
           );
   }
 
-  load(): void {
+  load() {
     for (const p of this.file?.load() ?? []) this.entries.set(p.udid, p);
   }
 
   /** One report: the phones it lists ready, each with the window its inventory read (facts.authorizationWindowMs). */
-  seen(phones: readonly SeenPhone[]): void {
+  seen(phones: readonly SeenPhone[]) {
     const now = this.o.wall();
     const r = step(this.entries, phones, now, this.o.leadMs);
     this.entries = r.entries;
@@ -63,7 +63,7 @@ export class AuthLedger {
   }
 
   /** Phones away whose lapse is within the lead, and those whose lapse passed, for /metrics. */
-  counts(): { lapsing: number; lapsed: number } {
+  counts() {
     const now = this.o.wall();
     let lapsing = 0;
     let lapsed = 0;
@@ -77,12 +77,12 @@ export class AuthLedger {
   }
 
   /** The lapse a phone back in an unauthorized state met while away, if it did, by its udid or else its adb serial: for its message. */
-  lapsedOf(udid: string | undefined, serial: string): AuthEntry | undefined {
+  lapsedOf(udid: string | undefined, serial: string) {
     const e = (udid === undefined ? undefined : this.entries.get(udid)) ?? [...this.entries.values()].find((x) => x.serial === serial);
     return e && e.windowMs !== 0 && !e.present && this.o.wall() >= e.lastSeenWall + e.windowMs ? e : undefined;
   }
 
-  private say(due: Due, now: number): void {
+  private say(due: Due, now: number) {
     const { entry, kind, lapsesAt, windowMs } = due;
     const since = new Date(entry.lastSeenWall).toISOString();
     const keeps = `it keeps this host's adb authorization for ${duration(windowMs)} after this host last had it connected (its adb_allowed_connection_time)`;
@@ -94,12 +94,12 @@ export class AuthLedger {
     this.o.logger.warn({ udid: entry.udid, serial: entry.serial, lastSeen: since, lapsesAt: new Date(lapsesAt).toISOString() }, line);
   }
 
-  private save(now: number): void {
+  private save(now: number) {
     if (this.file?.save(this.entries.values())) this.savedAt = now;
   }
 }
 
-function duration(ms: number): string {
+function duration(ms: number) {
   if (ms >= 2 * 24 * HOUR) return `${Math.round(ms / (24 * HOUR))} days`;
   if (ms >= 2 * HOUR) return `${Math.round(ms / HOUR)} h`;
   return `${Math.max(1, Math.round(ms / 60_000))} min`;

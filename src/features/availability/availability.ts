@@ -82,11 +82,11 @@ export class Availability {
    * the feature's hooks a source's listing, a report, an action), never on a timer; it says the day's line, and saves
    * every few minutes.
    */
-  start(): void {
+  start() {
     if (this.started) return;
     this.started = true;
     const { clock, registry, shared } = this.ctx;
-    const hear = (): void => this.hear();
+    const hear = () => this.hear();
     registry.readings.on('outcome', hear);
     registry.timeline.on('fact', hear);
     const unfollow = shared.get(USB_EVIDENCE)?.follow?.(hear);
@@ -97,12 +97,12 @@ export class Availability {
     };
     this.observe();
     // The day's line reads the wall clock, nothing of the phones.
-    const tick = (): void => {
+    const tick = () => {
       this.timer = clock.setTimer(tick, SUMMARY_LOOK_MS, { unref: true });
       this.summarize();
     };
     tick();
-    const save = (): void => {
+    const save = () => {
       this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
       this.clock.creditAll(clock.monotonic());
       this.save();
@@ -110,7 +110,7 @@ export class Availability {
     this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
   }
 
-  stop(): void {
+  stop() {
     this.timer?.cancel();
     this.pending?.cancel();
     this.unhear?.();
@@ -126,7 +126,7 @@ export class Availability {
    * Something the clock reads changed: it looks once all that changes at this moment has (one adb listing, a report's
    * outcome and the verdicts it wakes), so that a state that lasts no time is not a state.
    */
-  hear(): void {
+  hear() {
     this.pending ??= this.ctx.clock.setTimer(() => {
       this.pending = undefined;
       this.observe();
@@ -146,18 +146,18 @@ export class Availability {
   }
 
   /** Why the report carried each of its devices that no source lists (the presence ledger's reason), for the next looks. */
-  annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds): void {
+  annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds) {
     this.lastReport = new Map(devices.map((d) => [d.udid, { carried: carriedKinds.get(d.udid) }]));
     this.annotatedAt = this.ctx.clock.monotonic();
   }
 
   /** The host's own setting turns Appium off on every phone: a readiness verdict then keeps none out. */
-  private get hostAppiumOff(): boolean {
+  private get hostAppiumOff() {
     return this.ctx.settings.support?.appiumDisabled === true;
   }
 
   /** An inventory of the phone answered: in full, it is evidence it worked. */
-  answered(device: DeviceSnapshot): void {
+  answered(device: DeviceSnapshot) {
     const udid = cloudIdOf(device.serial, device.udid);
     if (udid === undefined || device.failures > 0) return;
     const at = this.ctx.clock.monotonic();
@@ -170,7 +170,7 @@ export class Availability {
   }
 
   /** Every phone the agent knows of, looked at now. */
-  observe(): void {
+  observe() {
     const { registry, clock } = this.ctx;
     const at = clock.monotonic();
     this.lookedBefore = this.observedAt;
@@ -201,14 +201,14 @@ export class Availability {
     for (const udid of this.memo.keys()) if (!this.clock.phones.has(udid)) this.memo.delete(udid);
   }
 
-  private memoOf(udid: string): Memo {
+  private memoOf(udid: string) {
     let memo = this.memo.get(udid);
     if (!memo) this.memo.set(udid, (memo = {}));
     return memo;
   }
 
   /** The phones the clock follows by the serial they were last seen on, when only one was. */
-  private udidsBySerial(): Map<string, string> {
+  private udidsBySerial() {
     const out = new Map<string, string>();
     const twice = new Set<string>();
     for (const [udid, { track }] of this.clock.phones) {
@@ -219,7 +219,7 @@ export class Availability {
     return out;
   }
 
-  private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number): void {
+  private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number) {
     const { registry, shared } = this.ctx;
     const { timeline } = registry;
     const verdicts = timeline.verdictsOf(udid);
@@ -318,12 +318,12 @@ export class Availability {
       );
   }
 
-  wallOf(mono: number): number {
+  wallOf(mono: number) {
     return mono + (this.ctx.clock.wall() - this.ctx.clock.monotonic());
   }
 
   /** One line for the day that ended, once, whether the agent ran at midnight or came back later. */
-  private summarize(): void {
+  private summarize() {
     const day = Math.floor(this.ctx.clock.wall() / DAY_MS) * DAY_MS;
     if (this.summarized === undefined) {
       this.summarized = day - DAY_MS;
@@ -336,7 +336,7 @@ export class Availability {
     if (line) this.ctx.logger.info(line.fields, line.text);
   }
 
-  private load(): void {
+  private load() {
     const stored = this.file?.load();
     if (stored) this.restore(stored);
   }
@@ -346,7 +346,7 @@ export class Availability {
    * agent did not run, or had not saved) is blamed on the host, as in
    * transition; a phone gone then is still gone.
    */
-  private restore(stored: StoredClock): void {
+  private restore(stored: StoredClock) {
     const { clock } = this.ctx;
     const monoNow = clock.monotonic();
     const wallNow = clock.wall();
@@ -378,7 +378,7 @@ export class Availability {
     if (stored.summarized !== undefined) this.summarized = stored.summarized;
   }
 
-  save(): void {
+  save() {
     if (this.file === undefined || !this.started) return;
     const at = this.ctx.clock.monotonic();
     const c = this.clock;

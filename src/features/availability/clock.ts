@@ -65,7 +65,7 @@ export class InServiceClock {
     verdict: { state: PhoneState; layer?: Blame; fallback?: Layer; held?: true },
     at: number,
     o: { backdate?: number; port?: string } = {},
-  ): boolean {
+  ) {
     let subject = this.phones.get(udid);
     const layerOf = (was: Track | undefined): Layer | undefined => {
       if (verdict.state === 'in_service') return undefined;
@@ -106,7 +106,7 @@ export class InServiceClock {
   }
 
   /** The phone worked at `at` (an inventory answered in full): its time in service up to then is credited. */
-  confirm(udid: string, at: number): void {
+  confirm(udid: string, at: number) {
     const subject = this.phones.get(udid);
     if (!subject || subject.track.state !== 'in_service') return;
     subject.track.confirmed = Math.max(subject.track.confirmed, at);
@@ -114,7 +114,7 @@ export class InServiceClock {
   }
 
   /** The phone failed at `at` (an inventory that failed): while held, its time failing up to then is credited. */
-  failed(udid: string, at: number): void {
+  failed(udid: string, at: number) {
     const subject = this.phones.get(udid);
     if (!subject?.track.held) return;
     subject.track.confirmed = Math.max(subject.track.confirmed, at);
@@ -122,12 +122,12 @@ export class InServiceClock {
   }
 
   /** The agent stops: a held phone's time since its latest failure is credited to its failing (nothing said otherwise). */
-  settle(at: number): void {
+  settle(at: number) {
     for (const subject of this.phones.values()) if (subject.track.held) this.creditTo(subject, slotOf(subject.track.state, subject.track.layer), at);
   }
 
   /** Credits every phone up to `at` (a phone in service or held up to its last evidence), and forgets those gone too long. */
-  creditAll(at: number): void {
+  creditAll(at: number) {
     for (const [udid, subject] of this.phones) {
       this.credit(subject, at);
       if (subject.track.state === 'gone' && at - subject.track.since > FORGET_GONE_MS) this.phones.delete(udid);
@@ -135,25 +135,25 @@ export class InServiceClock {
   }
 
   /** The seconds of a phone in service not credited yet (since its last evidence): shown in the views as in service, never counted. */
-  uncredited(subject: Subject, at: number): number {
+  uncredited(subject: Subject, at: number) {
     return subject.track.state === 'in_service' ? Math.max(0, at - subject.track.credited) / 1000 : 0;
   }
 
   /** The port of a phone's seconds from now on, when known. */
-  private place(track: Track, port: string | undefined): void {
+  private place(track: Track, port: string | undefined) {
     if (port === undefined || port === track.port) return;
     track.port = port;
     track.hub = hubOfPort(port);
     if (!this.ports.has(port)) setBounded(this.ports, port, { hub: track.hub, tally: new Tally() }, MAX_PORTS);
   }
 
-  private credit(subject: Subject, at: number): void {
+  private credit(subject: Subject, at: number) {
     const { track } = subject;
     const to = track.state === 'in_service' || track.held ? Math.min(at, track.confirmed) : at;
     this.creditTo(subject, slotOf(track.state, track.layer), to);
   }
 
-  private creditTo(subject: Subject, slot: Slot, to: number): void {
+  private creditTo(subject: Subject, slot: Slot, to: number) {
     const { track } = subject;
     if (!(to > track.credited)) return;
     const from = this.wallOf(track.credited);
@@ -170,7 +170,7 @@ export class InServiceClock {
   }
 
   /** Room for one more phone: the one gone longest (else the oldest) is forgotten. */
-  private bound(): void {
+  private bound() {
     if (this.phones.size < MAX_PHONES) return;
     let oldest: [string, Subject] | undefined;
     for (const entry of this.phones) {

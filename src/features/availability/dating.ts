@@ -22,7 +22,7 @@ export interface Dating {
  * to the failed inventory; a return from failing from its latest failure to the answer; what an answer read from the
  * inventory before.
  */
-export function backdateOf(d: Dating): number | undefined {
+export function backdateOf(d: Dating) {
   const { good } = d;
   if (good === undefined) return undefined;
   if (d.held) return d.failedAt !== undefined && good > d.failedAt ? (d.failedAt + good) / 2 : undefined;

@@ -43,8 +43,7 @@ const HUB = /^(?:\d+-\d+(?:\.\d+)*|usb\d+)$/;
 export function clockFrom(text: string): StoredClock | undefined {
   const v = jsonObject(text);
   if (v?.version !== 1) return undefined;
-  const list = (x: unknown): Array<Record<string, unknown>> =>
-    Array.isArray(x) ? x.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null) : [];
+  const list = (x: unknown) => (Array.isArray(x) ? x.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null) : []);
   const phones = list(v.phones).flatMap((p): StoredPhone[] => {
     if (typeof p.udid !== 'string' || !SAFE.test(p.udid) || typeof p.serial !== 'string' || !SAFE.test(p.serial)) return [];
     if (!(PHONE_STATES as readonly string[]).includes(p.state as string) || typeof p.creditedAt !== 'number' || !Number.isFinite(p.creditedAt)) return [];
@@ -68,7 +67,7 @@ export function clockFrom(text: string): StoredClock | undefined {
       : [],
   );
   const hubs = list(v.hubs).flatMap((h) => (typeof h.hub === 'string' && HUB.test(h.hub) ? [{ hub: h.hub, tally: Tally.from(h.tally) }] : []));
-  const time = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+  const time = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
   return {
     phones,
     ports,
@@ -79,12 +78,12 @@ export function clockFrom(text: string): StoredClock | undefined {
   };
 }
 
-export function clockText(clock: StoredClock): string {
+export function clockText(clock: StoredClock) {
   return `${JSON.stringify({ version: 1, ...clock })}\n`;
 }
 
 /** The file in the state directory; `every`, how often it is saved, for its line when a save fails. */
-export function clockFile(stateDir: string, everyMs: number, logger: Logger): StateFile<StoredClock> {
+export function clockFile(stateDir: string, everyMs: number, logger: Logger) {
   return new StateFile(
     join(stateDir, AVAILABILITY_FILE),
     {

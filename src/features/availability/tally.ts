@@ -9,7 +9,7 @@ export type Slot = string;
 
 export const IN_SERVICE: Slot = 'in_service';
 
-export function slotOf(state: PhoneState, layer: Layer | undefined): Slot {
+export function slotOf(state: PhoneState, layer: Layer | undefined) {
   return state === 'in_service' ? IN_SERVICE : `${state}:${layer ?? 'phone'}`;
 }
 
@@ -19,7 +19,7 @@ export function partsOf(slot: Slot): { state: PhoneState; layer?: Layer } {
 }
 
 /** Whether a slot read back from a file is one the agent writes. */
-export function isSlot(slot: string): boolean {
+export function isSlot(slot: string) {
   const [state, layer, more] = slot.split(':');
   if (more !== undefined || !(PHONE_STATES as readonly string[]).includes(state!)) return false;
   return state === 'in_service' ? layer === undefined : (LAYERS as readonly string[]).includes(layer ?? '');
@@ -44,7 +44,7 @@ export class Tally {
   hours: Hour[] = [];
 
   /** The wall interval [from, to) counted in slot, split across the hours it spans. */
-  add(slot: Slot, from: number, to: number): void {
+  add(slot: Slot, from: number, to: number) {
     if (!(to > from)) return;
     this.totals[slot] = (this.totals[slot] ?? 0) + (to - from) / 1000;
     for (let t = from; t < to;) {
@@ -74,7 +74,7 @@ export class Tally {
     return out;
   }
 
-  static from(value: unknown): Tally {
+  static from(value: unknown) {
     const t = new Tally();
     if (typeof value !== 'object' || value === null) return t;
     const v = value as { totals?: unknown; hours?: unknown };
@@ -104,7 +104,7 @@ function seconds(value: unknown): Seconds {
 }
 
 /** The share of the seconds in service (0 to 1), or undefined when none were counted. */
-export function inServiceShare(s: Seconds): number | undefined {
+export function inServiceShare(s: Seconds) {
   const all = Object.values(s).reduce((a, b) => a + b, 0);
   return all > 0 ? (s[IN_SERVICE] ?? 0) / all : undefined;
 }

@@ -9,7 +9,7 @@ import type { InServiceClock, Subject } from './clock.js';
 import { HOUR_MS, IN_SERVICE, inServiceShare, outByLayer, partsOf, type Seconds } from './tally.js';
 
 /** "97.4%", to a tenth; never 100.0% for a share short of it, nor 0.0% for one above nothing. */
-export function percent(share: number): string {
+export function percent(share: number) {
   const tenths = Math.min(share < 1 ? 999 : 1000, Math.max(share > 0 ? 1 : 0, Math.round(share * 1000)));
   return `${(tenths / 10).toFixed(1)}%`;
 }
@@ -38,14 +38,14 @@ export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: numbe
 }
 
 /** `list`'s cell: the share in service over the last 24 hours, and the layer most of the rest is blamed on. */
-export function dayCell(s: Seconds): string | undefined {
+export function dayCell(s: Seconds) {
   const share = inServiceShare(s);
   if (share === undefined) return undefined;
   const [worst] = outByLayer(s);
   return share >= 0.9995 || !worst ? percent(share) : `${percent(share)} ${worst[0]}`;
 }
 
-function outWords(s: Seconds): string {
+function outWords(s: Seconds) {
   const all = Object.values(s).reduce((a, b) => a + b, 0);
   return outByLayer(s)
     .slice(0, 4)
@@ -86,7 +86,7 @@ export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: num
 }
 
 /** The three phones least in service, each with the layer most of its time out is blamed on: "R58M 97.4% (phone), ..." ('' when none is out). */
-function leastInService(phones: ReadonlyArray<{ serial: string; s: Seconds }>): string {
+function leastInService(phones: ReadonlyArray<{ serial: string; s: Seconds }>) {
   return phones
     .flatMap(({ serial, s }) => {
       const x = inServiceShare(s);
@@ -142,7 +142,7 @@ export const PORT_SECONDS = 'device_agent_port_availability_seconds_total';
 export const HUB_SECONDS = 'device_agent_hub_availability_seconds_total';
 export const PHONES_BY_STATE = 'device_agent_phones_by_state';
 
-function samples(s: Seconds, labels: Record<string, string>, by: 'slot' | 'state' | 'in_service'): Sample[] {
+function samples(s: Seconds, labels: Record<string, string>, by: 'slot' | 'state' | 'in_service') {
   const out = new Map<string, Sample>();
   for (const [slot, secs] of Object.entries(s)) {
     const { state, layer } = partsOf(slot);

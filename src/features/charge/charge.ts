@@ -88,7 +88,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   const heldOff = () => pauses.entries().flatMap(([, e]) => (portHeldOff(e) ? [e.pause!] : []));
   /** Keeps the ports held off now (see pausedPortsFile). */
   const keep = () => kept?.save(heldOff().map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
-  const switchPort = (p: { way: PortWay; hub: string; port: number }, power: 'off' | 'on'): Promise<string> => {
+  const switchPort = (p: { way: PortWay; hub: string; port: number }, power: 'off' | 'on') => {
     const found = ports[p.way];
     return found ? found.switch(p.hub, p.port, power) : Promise.reject(new Error(`no port switch for the way ${p.way}`));
   };
@@ -106,7 +106,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     return place.kind === 'mapped' ? powerPaths.uncutAt(place.value.hub, place.value.port) : undefined;
   };
   /** Why this phone's port may not be switched off for it now, or undefined. */
-  const refusal = (record: DeviceSnapshot, udid: string): string | undefined => {
+  const refusal = (record: DeviceSnapshot, udid: string) => {
     // Switching the port on again is a new USB connection, which a locked phone under it takes as charge-only: lost to adb.
     if (ctx.platforms.facts.advancedProtection(registry, record.key) === 'on')
       return 'it is under Advanced Protection, where a locked phone takes the USB connection after the pause as charge-only, lost to adb';
@@ -417,11 +417,11 @@ function readSince(record: DeviceSnapshot | undefined, since: number): record is
 }
 
 /** The runner's target for the switches of one phone's port: one at a time, and the policy decides nothing while one is in flight. */
-function targetOf(serial: string): string {
+function targetOf(serial: string) {
   return `charge ${serial}`;
 }
 
 /** What an operator runs to switch a port on that the agent could not. */
-function byHand(p: { hub: string; port: number; way: PortWay }): string {
+function byHand(p: { hub: string; port: number; way: PortWay }) {
   return p.way === 'uhubctl' ? `uhubctl -l ${p.hub} -p ${p.port} -a on` : `charge.command with hub ${p.hub}, port ${p.port}, action on`;
 }

@@ -19,12 +19,12 @@ export class OwedPauses extends ChargePauses {
     super(registry, platform);
   }
 
-  override set(serial: string, entry: ChargeEntry): void {
+  override set(serial: string, entry: ChargeEntry) {
     super.set(serial, entry);
     this.registry.presence.owe(this.reason(serial), entry.pause ? [owedPause(entry.pause, recordKey(this.platform, serial))] : [], WHILE_PAUSED);
   }
 
-  override forget(serial: string): void {
+  override forget(serial: string) {
     super.forget(serial);
     this.registry.presence.end(this.reason(serial));
   }
@@ -43,7 +43,7 @@ export function owedPause(pause: Readonly<ChargePause>, key: string): OwedDevice
 }
 
 /** The report's devices with the pauses applied to paused phones still on adb; one the ledger carried for its pause is left as is. */
-export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>, carried: CarriedKinds): DeviceInfo[] {
+export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<ChargePauses, 'entries'>, carried: CarriedKinds) {
   const out = [...devices];
   for (const [, entry] of pauses.entries()) {
     const pause = entry.pause;
@@ -57,7 +57,7 @@ export function withChargePauses(devices: readonly DeviceInfo[], pauses: Pick<Ch
   return out;
 }
 
-function messageOf(pause: Readonly<ChargePause>): string {
+function messageOf(pause: Readonly<ChargePause>) {
   const place = `hub ${pause.hub} port ${pause.port}`;
   const { ended } = pause;
   if (!ended)

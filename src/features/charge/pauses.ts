@@ -68,11 +68,11 @@ export class ChargePauses {
     return this.facet.get(recordKey(this.platform, serial));
   }
 
-  set(serial: string, entry: ChargeEntry): void {
+  set(serial: string, entry: ChargeEntry) {
     this.facet.set(recordKey(this.platform, serial), entry);
   }
 
-  forget(serial: string): void {
+  forget(serial: string) {
     this.facet.delete(recordKey(this.platform, serial));
   }
 
@@ -100,6 +100,6 @@ function entriesIn(facet: Facet<ChargeEntry>): Array<[serial: string, entry: Rea
 }
 
 /** Whether the phone's port is off on purpose or being switched for a pause (from before its off switch to its on): recovery leaves it. */
-export function portHeldOff(charge: Pick<ChargeEntry, 'pause'>): boolean {
+export function portHeldOff(charge: Pick<ChargeEntry, 'pause'>) {
   return charge.pause !== undefined && charge.pause.ended?.switchedOn !== true;
 }

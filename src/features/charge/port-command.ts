@@ -17,7 +17,7 @@ export class PortCommand implements PortSwitch {
     this.words = template.split(/\s+/).filter(Boolean);
   }
 
-  switch(hub: string, port: number, power: 'off' | 'on'): Promise<string> {
+  switch(hub: string, port: number, power: 'off' | 'on') {
     if (this.words.length === 0) return Promise.reject(new Error('no port command is set (charge.command)'));
     const values: Record<string, string> = { hub, port: String(port), action: power };
     return runTool(

@@ -23,7 +23,7 @@ export class PowerPaths {
   constructor(private readonly keeper?: PortsFile<UncutPort>) {}
 
   /** Reads the kept ports once: at charge control's start, not while the daemon is built. */
-  load(): void {
+  load() {
     if (this.loaded) return;
     this.loaded = true;
     for (const p of this.keeper?.load() ?? []) this.uncut.set(placeKey(p.hub, p.port), p);
@@ -40,7 +40,7 @@ export class PowerPaths {
   }
 
   /** Marks a port; false when it was already. */
-  mark(p: UncutPort): boolean {
+  mark(p: UncutPort) {
     const key = placeKey(p.hub, p.port);
     if (this.uncut.has(key)) return false;
     this.uncut.set(key, p);
@@ -48,7 +48,7 @@ export class PowerPaths {
     return true;
   }
 
-  metrics(): Metric[] {
+  metrics() {
     return [
       gauge(
         'device_agent_charge_ports_without_power_cut',
@@ -70,7 +70,7 @@ export function uncutPortsFile(file: string, logger: Logger): PortsFile<UncutPor
   });
 }
 
-function placeKey(hub: string, port: number): string {
+function placeKey(hub: string, port: number) {
   return `${hub}:${port}`;
 }
 

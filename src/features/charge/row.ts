@@ -61,7 +61,7 @@ export function chargeRow(
 }
 
 /** The charge control of a phone: paused (until when at the latest), or the way that applies to it (with its state, where its way says one). */
-function chargeCell(r: ChargeRow): string {
+function chargeCell(r: ChargeRow) {
   if (r.chargePausedUntil !== undefined) return `paused to ${utcText(r.chargePausedUntil).slice(11)}`;
   if (r.chargeState !== undefined) return `${r.chargeWay}:${r.chargeState}`;
   return r.chargeWay ?? '';

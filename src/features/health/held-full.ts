@@ -12,7 +12,7 @@ export interface HeldFull {
 }
 
 /** Whether a reading shows the battery full on external power (100 % or FULL, a charger on; CHARGING or FULL where no charger line). */
-export function fullOnPower(battery: Battery | undefined, externalPower: boolean | undefined): boolean {
+export function fullOnPower(battery: Battery | undefined, externalPower: boolean | undefined) {
   if (!battery) return false;
   const full = battery.percentage === '100' || battery.status === 'FULL';
   const powered = externalPower ?? chargingOf(battery.status) === true;
@@ -27,6 +27,6 @@ export function observeFull(previous: HeldFull | undefined, full: boolean, atMs:
 }
 
 /** Whole seconds at full so far. */
-export function heldFullSeconds(state: HeldFull): number {
+export function heldFullSeconds(state: HeldFull) {
   return Math.floor((state.lastMs - state.sinceMs) / 1000);
 }

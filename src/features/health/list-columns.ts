@@ -24,7 +24,7 @@ export const problemsColumn: RowColumn = {
 };
 
 /** Health problems, and for a device that is not up, why (its state or its message's gist). */
-function problemsOf(row: DeviceRow): string {
+function problemsOf(row: DeviceRow) {
   const r = healthOf(row);
   const out = [...(r.problems ?? [])];
   if (!r.up && !out.includes('shell_unresponsive')) out.push(r.state === 'device' || r.state === 'paired' ? 'no_inventory' : r.state.split(' ')[0]!);

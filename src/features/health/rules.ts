@@ -45,7 +45,7 @@ export interface Finding {
 const MIB = 1024 ** 2;
 
 /** Whether a battery at `t` °C is hot: from batteryHotCelsius up, and until it falls the hysteresis below it; host-heat reads it too. */
-export function isHot(t: number, wasHot: boolean, s: Pick<HealthSettings, 'batteryHotCelsius' | 'batteryHotHysteresisCelsius'>): boolean {
+export function isHot(t: number, wasHot: boolean, s: Pick<HealthSettings, 'batteryHotCelsius' | 'batteryHotHysteresisCelsius'>) {
   return wasHot ? t > s.batteryHotCelsius - s.batteryHotHysteresisCelsius : t >= s.batteryHotCelsius;
 }
 
@@ -129,12 +129,12 @@ const HEALTH_ADVICE: Record<string, string> = {
   UNSPECIFIED_FAILURE: 'check the battery for swelling and replace it',
 };
 
-function duration(seconds: number): string {
+function duration(seconds: number) {
   if (seconds < 120) return `${seconds} s`;
   if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)} min`;
   return `${Math.floor(seconds / 3600)} h`;
 }
 
-function volts(millivolts: number): string {
+function volts(millivolts: number) {
   return `${(millivolts / 1000).toFixed(1)} V`;
 }

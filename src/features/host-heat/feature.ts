@@ -32,7 +32,7 @@ export function hostHeatFeature(ctx: FeatureContext): Feature {
       const note = hostHeatNote(hot.size);
       return devices.map((d): DeviceInfo => (hot.has(d.udid) ? withNotes({ ...d }, [note]) : d));
     },
-    metrics: (): Metric[] => [
+    metrics: () => [
       gauge(
         'device_agent_host_hot_phones',
         'Phones of this host whose battery is hot now (health.batteryHotCelsius, with its hysteresis).',

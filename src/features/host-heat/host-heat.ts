@@ -75,7 +75,7 @@ export class HostHeat {
   }
 
   /** Health's hot warning for a phone waits here for this report's observe: an episode's line names its phones instead. */
-  hold(warning: HotWarning): void {
+  hold(warning: HotWarning) {
     this.held.push(warning);
   }
 
@@ -88,26 +88,26 @@ export class HostHeat {
   }
 
   /** Whether a host-level episode holds now. */
-  get episode(): boolean {
+  get episode() {
     return this.episodeSince !== undefined;
   }
 
   /** The phones whose battery is hot now, by udid. */
-  hotPhones(): string[] {
+  hotPhones() {
     return this.hot().map(([udid]) => udid);
   }
 
-  private hot(): Array<[string, Phone]> {
+  private hot() {
     return [...this.phones].filter(([, p]) => p.hot);
   }
 }
 
 /** What a hot phone's message says while the episode holds. */
-export function hostHeatNote(hotPhones: number): string {
+export function hostHeatNote(hotPhones: number) {
   return `one of ${hotPhones} phones on this host whose batteries turned hot together: most likely the room or the host (temperature, airflow, a hot hub or charger), not this phone; see the host's warning`;
 }
 
-function startMessage(phones: readonly HeatReading[], windowMs: number, limit: number): string {
+function startMessage(phones: readonly HeatReading[], windowMs: number, limit: number) {
   const named = phones
     .slice(0, NAMED)
     .map((p) => `${p.udid} ${p.celsius} °C`)
@@ -120,7 +120,7 @@ function startMessage(phones: readonly HeatReading[], windowMs: number, limit: n
   );
 }
 
-function overMessage(stillHot: number, lastedMs: number): string {
+function overMessage(stillHot: number, lastedMs: number) {
   const still = stillHot === 0 ? 'no phone is hot now' : `${stillHot} still hot, each a phone of its own to look at`;
   return `host: phones hot together is over after ${Math.max(1, Math.round(lastedMs / 60_000))} min: ${still}`;
 }
@@ -129,7 +129,7 @@ function overMessage(stillHot: number, lastedMs: number): string {
 const HOST_HEAT = sharedKey<HostHeat>('host-heat');
 
 /** The judge, as the settings size it, the same for every feature of one build. */
-export function hostHeatOf(ctx: Pick<FeatureContext, 'settings' | 'shared'>): HostHeat {
+export function hostHeatOf(ctx: Pick<FeatureContext, 'settings' | 'shared'>) {
   const s = ctx.settings.health;
   return ctx.shared.of(HOST_HEAT, () => new HostHeat(s, s.hostHotPhones, s.hostHotWindowMinutes * 60_000));
 }

@@ -111,6 +111,6 @@ function tunneld(json: unknown): ListingRead {
 }
 
 /** Whether a listed udid is this phone's: equal, or equal once both lose their dashes (pymobiledevice3#1388). */
-export function sameUdid(listed: string, udid: string): boolean {
+export function sameUdid(listed: string, udid: string) {
   return listed === udid || listed.replace(/-/g, '') === udid.replace(/-/g, '');
 }

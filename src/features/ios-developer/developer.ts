@@ -66,11 +66,11 @@ export class IosDeveloper {
   /** Started: the tools and the daemons read once. Before (a one-shot command, which starts no feature), nothing is judged: unknown. */
   private started = false;
 
-  get off(): boolean {
+  get off() {
     return this.daemons.length === 0;
   }
 
-  async start(): Promise<void> {
+  async start() {
     if (this.off) return;
     await this.tools.start();
     this.watch.start();
@@ -79,7 +79,7 @@ export class IosDeveloper {
     this.started = true;
   }
 
-  stop(): void {
+  stop() {
     this.watch.stop();
     this.tools.stop();
   }
@@ -90,7 +90,7 @@ export class IosDeveloper {
   }
 
   /** A phone's inventory answered: one on a new connection has its daemons read at once. */
-  answered(device: DeviceSnapshot): void {
+  answered(device: DeviceSnapshot) {
     if (this.off || device.platform !== PLATFORM || !needsTunnel(device.last?.platformVersion)) return;
     const udid = device.udid ?? device.serial;
     // Said at once from what is known, and again once its daemons are read.
@@ -119,11 +119,11 @@ export class IosDeveloper {
    * What is said of each listed iPhone, as its verdict in the timeline (src/devices/verdicts.ts): its note, Appium off
    * while it is not ready here; standing until the next poll or answer says otherwise.
    */
-  judgeAll(): void {
+  judgeAll() {
     for (const device of this.ctx.registry.list(PLATFORM)) this.judge(device);
   }
 
-  private judge(device: DeviceSnapshot): void {
+  private judge(device: DeviceSnapshot) {
     const j = this.judgementOf(device);
     this.ctx.registry.timeline.verdict(
       device.udid ?? device.serial,

@@ -20,7 +20,7 @@ export interface Judgement {
 const UDID_IN_COMMAND = /^[0-9A-Fa-f]{8}-?[0-9A-Fa-f]{16}$|^[0-9A-Fa-f]{40}$/;
 
 /** From iOS 17 a phone's developer services need a tunnel; `version` is its ProductVersion. */
-export function needsTunnel(version: string | undefined): boolean {
+export function needsTunnel(version: string | undefined) {
   const v = iosVersionOf(version);
   return v !== undefined && v[0] >= 17;
 }
@@ -70,11 +70,11 @@ function judged(state: Judgement['state'], note?: string, cell = state.replace('
   return { cell, state, notReady: state !== 'live', note };
 }
 
-function where(d: DaemonRef): string {
+function where(d: DaemonRef) {
   return `${DAEMON_NAME[d.kind].name} at ${d.url}`;
 }
 
-function dropCommand(d: DaemonRef, udid: string): string {
+function dropCommand(d: DaemonRef, udid: string) {
   const url = d.url.replace(/\/$/, '');
   return d.kind === 'go-ios'
     ? `\`curl -X DELETE ${url}/tunnel/${udid}\` (or \`ios tunnel refresh --udid=${udid}\`, go-ios 1.2.0 and later, #738); the agent then makes a new one`

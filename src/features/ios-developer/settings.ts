@@ -11,7 +11,7 @@ export const TOOL_NAMES = ['go-ios', 'pymobiledevice3'] as const;
 const ENTRY = /^([a-z0-9-]+)=(.+)$/;
 
 /** `KIND=URL` entries, each an http URL of a daemon of a kind the agent reads. */
-export function checkTunnelDaemons(value: string[]): string | undefined {
+export function checkTunnelDaemons(value: string[]) {
   const bad = value.filter((entry) => {
     const m = ENTRY.exec(entry.trim());
     if (!m || !(DAEMON_KINDS as readonly string[]).includes(m[1]!)) return true;
@@ -28,7 +28,7 @@ export function checkTunnelDaemons(value: string[]): string | undefined {
 }
 
 /** `TOOL=COMMAND` entries: a command name on PATH or an absolute path, no blank, no shell. */
-export function checkTools(value: string[]): string | undefined {
+export function checkTools(value: string[]) {
   const bad = value.filter((entry) => {
     const m = ENTRY.exec(entry.trim());
     return !m || !(TOOL_NAMES as readonly string[]).includes(m[1]!) || !/^[A-Za-z0-9_./+-]+$/.test(m[2]!);

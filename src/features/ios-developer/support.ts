@@ -97,12 +97,12 @@ function versionOf(raw: string): Version | undefined {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
 
-export function versionText(v: Version): string {
+export function versionText(v: Version) {
   return v.join('.');
 }
 
 /** Whether a version is `min` or later, part by part (both of one length). */
-function atLeast(v: readonly number[], min: readonly number[]): boolean {
+function atLeast(v: readonly number[], min: readonly number[]) {
   const i = v.findIndex((part, j) => part !== min[j]);
   return i < 0 || v[i]! > min[i]!;
 }

@@ -51,17 +51,17 @@ export class HostTools {
     return this.found;
   }
 
-  async start(): Promise<void> {
+  async start() {
     await this.refresh();
     this.timer ??= every(this.o.clock, REFRESH_MS, () => void this.refresh(), { unref: true });
   }
 
-  stop(): void {
+  stop() {
     this.timer?.cancel();
     this.timer = undefined;
   }
 
-  async refresh(): Promise<void> {
+  async refresh() {
     const found = await Promise.all(this.o.commands.map((c) => this.detect(c.tool, c.command)));
     const text = (fs: readonly ToolFound[]) => fs.map(describe).join(', ');
     if (text(found) !== text(this.found)) this.o.logger.info({ tools: found.map(describe) }, `iOS tools on this host: ${text(found)}`);
@@ -77,7 +77,7 @@ export class HostTools {
   }
 }
 
-export function describe(t: ToolFound): string {
+export function describe(t: ToolFound) {
   return t.state === 'found'
     ? `${t.tool} ${versionText(t.version)}`
     : t.state === 'absent'

@@ -64,7 +64,7 @@ export class TunnelLedger {
   private readonly everUp = new Set<string>();
 
   /** One poll of every daemon, with the phones usbmuxd lists now. */
-  observe(daemons: readonly DaemonNow[], phones: readonly PhoneNow[]): void {
+  observe(daemons: readonly DaemonNow[], phones: readonly PhoneNow[]) {
     for (const daemon of daemons) {
       if (daemon.state !== 'up') continue;
       this.everUp.add(daemon.id);
@@ -108,7 +108,7 @@ export class TunnelLedger {
   }
 }
 
-function keyOf(daemon: DaemonRef, tunnel: TunnelRecord): string {
+function keyOf(daemon: DaemonRef, tunnel: TunnelRecord) {
   return `${daemon.id}\n${tunnel.udid.replace(/-/g, '')}\n${tunnel.address}\n${tunnel.port}`;
 }
 

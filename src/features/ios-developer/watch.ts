@@ -73,19 +73,19 @@ export class DaemonWatch {
     return this.now;
   }
 
-  start(): void {
+  start() {
     if (this.timer || this.o.daemons.length === 0) return;
     void this.poll();
     this.timer = every(this.o.clock, this.o.pollMs, () => void this.poll(), { unref: true });
   }
 
-  stop(): void {
+  stop() {
     this.timer?.cancel();
     this.timer = undefined;
   }
 
   /** Polls now (once more after a poll in flight): a phone came back, and its tunnel is to be read before the next report. */
-  poll(): Promise<void> {
+  poll() {
     if (this.polling) {
       this.again = true;
       return this.polling;
@@ -101,7 +101,7 @@ export class DaemonWatch {
     return this.polling;
   }
 
-  private async pollOnce(): Promise<void> {
+  private async pollOnce() {
     const now = await Promise.all(this.o.daemons.map((d) => this.read(d)));
     this.now = now;
     this.o.logger.debug({ daemons: now.map((d) => `${d.id}: ${d.state}`) }, 'iOS tunnel daemons polled');
@@ -120,7 +120,7 @@ export class DaemonWatch {
     return { ...d, state: 'up', tunnels: listing.tunnels };
   }
 
-  private say(d: DaemonNow): void {
+  private say(d: DaemonNow) {
     const before = this.said.get(d.id);
     const state = d.state === 'up' ? 'up' : `${d.state}: ${d.why}`;
     this.said.set(d.id, state);
@@ -163,7 +163,7 @@ export class DaemonWatch {
 }
 
 /** The first line of an error answer, clipped, as data. */
-function firstLine(body: string): string {
+function firstLine(body: string) {
   const line = body.split('\n', 1)[0]!.trim().slice(0, 80);
   return line ? `: ${JSON.stringify(line)}` : '';
 }

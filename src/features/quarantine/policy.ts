@@ -37,12 +37,12 @@ export interface Failure {
 }
 
 /** The failures that count now: within the window, blamed on the phone's own layers. */
-export function counted(failures: readonly Failure[], now: number, s: Pick<QuarantineSettings, 'windowMs'>): Failure[] {
+export function counted(failures: readonly Failure[], now: number, s: Pick<QuarantineSettings, 'windowMs'>) {
   return failures.filter((f) => now - f.at < s.windowMs && f.at <= now && PHONE_OWN_LAYERS.has(f.layer));
 }
 
 /** How long a quarantine starting now lasts: twice as long for each quarantine of the phone within the forget horizon, up to the ceiling. */
-export function holdFor(starts: readonly number[], now: number, s: Pick<QuarantineSettings, 'holdMs' | 'maxHoldMs' | 'forgetMs'>): number {
+export function holdFor(starts: readonly number[], now: number, s: Pick<QuarantineSettings, 'holdMs' | 'maxHoldMs' | 'forgetMs'>) {
   const recent = starts.filter((t) => now - t < s.forgetMs && t <= now).length;
   return Math.min(s.maxHoldMs, s.holdMs * 2 ** Math.min(recent, 30));
 }

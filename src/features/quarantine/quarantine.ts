@@ -56,13 +56,13 @@ type QIntent = Intent &
   );
 
 /** "12:05Z", or the date too when it is not today's. */
-export function shortTime(at: number, now: number): string {
+export function shortTime(at: number, now: number) {
   const iso = new Date(at).toISOString();
   return iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10) ? `${iso.slice(11, 16)}Z` : `${iso.slice(0, 16)}Z`;
 }
 
 /** The words of a quarantined phone's message: why, since when, until when, on what evidence, and how to end it now. */
-export function quarantineWords(e: QuarantineEntry & { since: number; until: number }, now: number): string {
+export function quarantineWords(e: QuarantineEntry & { since: number; until: number }, now: number) {
   const minutes = Math.round((e.until - e.since) / 60_000);
   const nth = e.starts.length;
   return (
@@ -74,7 +74,7 @@ export function quarantineWords(e: QuarantineEntry & { since: number; until: num
   );
 }
 
-function ordinal(n: number): string {
+function ordinal(n: number) {
   return `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 }
 
@@ -138,7 +138,7 @@ export class Quarantine {
   }
 
   /** An inventory's outcome: a run of failed inventories of a record is one failure, heard once, when it starts. */
-  private outcome(key: string): void {
+  private outcome(key: string) {
     const r = this.ctx.registry.get(key);
     if (!r || r.failures === 0 || !r.failure) {
       this.seenRun.delete(key);
@@ -151,7 +151,7 @@ export class Quarantine {
   }
 
   /** The phone's quarantine as the timeline holds it for the report and the views: out of service, Appium off, why and until when. */
-  private publish(udid: string): void {
+  private publish(udid: string) {
     const e = this.entries.get(udid);
     this.ctx.registry.timeline.verdict(
       udid,
@@ -172,17 +172,17 @@ export class Quarantine {
     return this.ctx.registry.facet(QUARANTINE);
   }
 
-  start(): void {
+  start() {
     this.started = true;
     this.files?.ensureRequests();
   }
 
-  stop(): void {
+  stop() {
     this.started = false;
   }
 
   /** One failure of a phone, noted in its flight recorder whether it counts or not. */
-  private failed(udid: string, serial: string, kind: FailureKind, text: string, layer: Layer): void {
+  private failed(udid: string, serial: string, kind: FailureKind, text: string, layer: Layer) {
     const at = this.ctx.clock.wall();
     let list = this.failures.get(udid);
     if (!list) setBounded(this.failures, udid, (list = []), PHONES_KEPT);
@@ -198,7 +198,7 @@ export class Quarantine {
   }
 
   /** The cloud's answer: a phone it refuses anew is one failure. */
-  reported(outcome: ReportHeard): void {
+  reported(outcome: ReportHeard) {
     if (!outcome.delivered) return;
     const now = new Set<string>();
     const sent = new Map(outcome.devices.map((d) => [d.udid, d]));
@@ -211,12 +211,12 @@ export class Quarantine {
     this.refused = now;
   }
 
-  private save(): void {
+  private save() {
     if (this.started) this.files?.save(this.entries.entries());
   }
 
   /** The phones' entries of no use any more (no quarantine now, none within the forget horizon) go. */
-  private prune(now: number): void {
+  private prune(now: number) {
     let dropped = false;
     for (const [udid, e] of this.entries.entries()) {
       if (quarantined(e) || e.starts.some((t) => now - t < this.settings.forgetMs)) continue;
@@ -236,7 +236,7 @@ export class Quarantine {
   action(): DeviceAction<QIntent> {
     const { ctx } = this;
     const { registry, logger, clock, stats } = ctx;
-    const find = (id: string): string | undefined => {
+    const find = (id: string) => {
       if (this.entries.get(id)) return id;
       return this.entries.entries().find(([, e]) => e.serial === id)?.[0];
     };

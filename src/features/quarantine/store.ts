@@ -53,7 +53,7 @@ export class QuarantineFiles extends StateFile<Iterable<[string, QuarantineEntry
   }
 
   /** The releases waiting, oldest first, each removed as it is taken; a file that is not a request is removed with one line. */
-  take(): ReleaseRequest[] {
+  take() {
     let names: string[];
     try {
       names = readdirSync(this.requests)
@@ -100,7 +100,7 @@ export class QuarantineFiles extends StateFile<Iterable<[string, QuarantineEntry
   }
 
   /** The folder requests go to, made with the state directory's mode. */
-  ensureRequests(): void {
+  ensureRequests() {
     try {
       mkdirSync(this.requests, { recursive: true, mode: 0o750 });
     } catch {

@@ -39,7 +39,7 @@ const FIX_POLICY: FixSettings = {
 /** What a setting may read: unset, or a number. */
 const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
 
-const keyOf = (w: Write): string => w.target.setting.key;
+const keyOf = (w: Write) => w.target.setting.key;
 
 /** A read of the targets' settings on a phone, or a fix: these writes, each read back. */
 type FixIntent = Intent & { phone: DeviceSnapshot } & ({ kind: 'read' } | { kind: 'fix'; writes: readonly Write[] });
@@ -70,7 +70,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
   /** The phones' refusals of writes, said once per phone until a write of it goes through or what it refuses changes. */
   const refusalsSaid = new SaidOnce(() => ctx.clock.monotonic());
   /** The runner's target for the phone: one read or fix of it at a time. */
-  const targetOf = (serial: string): string => `${phones.platform}/${serial}`;
+  const targetOf = (serial: string) => `${phones.platform}/${serial}`;
 
   /** A setting's value as the phone answered it (undefined: nothing readable), or why the phone could not be asked (gone, its shell cut, no answer in time). */
   const ask = async (serial: string, target: Target): Promise<{ value: string | undefined } | { unasked: string }> => {
@@ -86,7 +86,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     }
   };
 
-  const read = async (r: DeviceSnapshot): Promise<void> => {
+  const read = async (r: DeviceSnapshot) => {
     const values: Record<string, string> = {};
     let failed = false;
     for (const target of targets) {

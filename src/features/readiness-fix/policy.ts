@@ -63,18 +63,18 @@ export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Ta
 }
 
 /** The phone's value as the check reads it (normalised: 0.0 is 0), or undefined when it is unread (`null`: no row, of a setting without a fixed default; garbage). */
-export function readAs(setting: Fixable, value: string): string | undefined {
+export function readAs(setting: Fixable, value: string) {
   return value === 'null' && setting.absent !== undefined ? setting.absent : readValue(setting.kind, value);
 }
 
 /** Whether the value read meets the target, as the readiness check compares them; an unread value meets nothing (and differs from nothing). */
-export function meets(target: Target, value: string): boolean {
+export function meets(target: Target, value: string) {
   const read = readAs(target.setting, value);
   return read !== undefined && meetsValue(target.setting.kind, read, target.expect);
 }
 
 /** Whether the value was read and differs from the target: only such a value is ever written over. */
-export function differs(target: Target, value: string): boolean {
+export function differs(target: Target, value: string) {
   return readAs(target.setting, value) !== undefined && !meets(target, value);
 }
 
@@ -143,11 +143,7 @@ export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]):
 }
 
 /** Whether the inventory shows a setting to put back differing (not one stuck at the value it reads): only then is a shell opened. */
-export function inventoryDiffers(
-  entry: Readonly<FixEntry> | undefined,
-  inventory: Readonly<Record<string, string>> | undefined,
-  targets: readonly Target[],
-): boolean {
+export function inventoryDiffers(entry: Readonly<FixEntry> | undefined, inventory: Readonly<Record<string, string>> | undefined, targets: readonly Target[]) {
   if (inventory === undefined) return false;
   return targets.some((target) => {
     const check = target.setting.check;
@@ -178,7 +174,7 @@ export function decideFix(entry: Readonly<FixEntry> | undefined, look: FixLook, 
 }
 
 /** Why a verdict other than "not booked" lets nothing be written: booked, or the cloud cannot say; undefined while it is being asked. */
-export function refusalOf(verdict: BookingVerdict): string | undefined {
+export function refusalOf(verdict: BookingVerdict) {
   if (verdict.kind === 'booked') return 'the cloud says it is booked';
   return verdict.kind === 'unknown' ? `the cloud cannot say whether it is booked (${verdict.reason})` : undefined;
 }
@@ -220,6 +216,6 @@ export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack
 }
 
 /** Whether a read-back met the baseline. */
-export function stuckTo(readBack: ReadBack): boolean {
+export function stuckTo(readBack: ReadBack) {
   return readBack.value !== undefined && meets(readBack.write.target, readBack.value);
 }

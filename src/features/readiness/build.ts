@@ -25,13 +25,13 @@ export function buildOf(fingerprint: string | undefined): Build | undefined {
 type BuildName = (release: string, id: string | undefined) => string;
 
 /** The build as the platform names it ("Android 16 (CP1A.260305.018)"), or the fingerprint when it names no version. */
-function named(build: Build, name: BuildName): string {
+function named(build: Build, name: BuildName) {
   if (build.release === undefined) return build.fingerprint;
   return name(build.release, build.id);
 }
 
 /** The line of a build that changed between two readings: an update, or a new image flashed. */
-export function buildLine(from: Build, to: Build, name: BuildName): string {
+export function buildLine(from: Build, to: Build, name: BuildName) {
   return (
     `build changed from ${named(from, name)} to ${named(to, name)} (an OTA update or a new image; ro.build.fingerprint was ${from.fingerprint}, is ${to.fingerprint}): ` +
     'an update may turn developer settings back on, which its readiness then names'

@@ -266,7 +266,7 @@ export interface FactsReading {
 export type Reading = ReadinessReading | FactsReading;
 
 /** Whether the check reads the kind of source the reading has: a check of the other kind is not for this phone. */
-function sourceApplies(check: Check, reading: Reading): boolean {
+function sourceApplies(check: Check, reading: Reading) {
   return (check.source.kind === 'fact') === 'facts' in reading;
 }
 
@@ -274,7 +274,7 @@ function sourceApplies(check: Check, reading: Reading): boolean {
  * Whether the check is this phone's: its kind of source, its maker and its maker's OS (a Xiaomi toggle on MIUI or
  * HyperOS), and its OS version (Developer Mode from iOS 16). A maker or OS not yet known keeps the check: unread until told.
  */
-export function appliesTo(check: Check, reading: Reading, maker: string | undefined): boolean {
+export function appliesTo(check: Check, reading: Reading, maker: string | undefined) {
   if (!sourceApplies(check, reading)) return false;
   const source = check.source;
   if (source.kind === 'prop' && maker !== undefined && !source.makers.test(maker)) return false;
@@ -292,7 +292,7 @@ export function appliesTo(check: Check, reading: Reading, maker: string | undefi
  * does not have: a setting with a fixed default that a list read whole did
  * not print (nor printed twice).
  */
-export function absentRow(check: Check, reading: Reading): boolean {
+export function absentRow(check: Check, reading: Reading) {
   const source = check.source;
   if ('facts' in reading || source.kind !== 'setting' || source.absent === undefined) return false;
   if (reading.settings.get(source.namespace)?.has(source.key)) return false;
@@ -301,7 +301,7 @@ export function absentRow(check: Check, reading: Reading): boolean {
 }
 
 /** The text the phone gave for the check, before its grammar; undefined when none (a list that failed, a key it does not print and whose default is not fixed). */
-function rawOf(check: Check, reading: Reading, maker: string | undefined): string | undefined {
+function rawOf(check: Check, reading: Reading, maker: string | undefined) {
   const source = check.source;
   if ('facts' in reading) return source.kind === 'fact' ? reading.facts.get(check.id) : undefined;
   switch (source.kind) {
@@ -317,12 +317,12 @@ function rawOf(check: Check, reading: Reading, maker: string | undefined): strin
 }
 
 /** The phone's value for the check, as its grammar reads it; undefined when not read (failed list, absent key, garbage, not its check). */
-export function valueOf(check: Check, reading: Reading, maker: string | undefined): string | undefined {
+export function valueOf(check: Check, reading: Reading, maker: string | undefined) {
   const raw = rawOf(check, reading, maker);
   return raw === undefined ? undefined : readValue(check.kind, raw);
 }
 
 /** Whether a value read (valueOf's) meets `expected` as the check compares them. */
-export function meets(check: Check, value: string, expected: string): boolean {
+export function meets(check: Check, value: string, expected: string) {
   return meetsValue(check.kind, value, expected);
 }

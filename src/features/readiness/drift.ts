@@ -29,7 +29,7 @@ export function flips(before: Values, now: Values, baseline: ReadonlyMap<string,
 }
 
 /** The line of one flip. */
-export function flipLine(flip: Flip): string {
+export function flipLine(flip: Flip) {
   return `readiness changed: ${flip.what} went from ${flip.from} to ${flip.to}; it ${flip.passes ? 'meets' : 'fails'} the baseline now`;
 }
 

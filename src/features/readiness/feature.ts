@@ -41,7 +41,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   };
   const { timeline } = registry;
   /** Readiness's word on a phone, standing in the timeline until a reading (or its leaving adb) changes it. */
-  const say = (udid: string, verdict: Verdict, inMessage = true): void => {
+  const say = (udid: string, verdict: Verdict, inMessage = true) => {
     const words = inMessage ? verdictMessage(verdict, true) : undefined;
     const out = failsAppium(verdict);
     timeline.verdict(udid, READINESS, {
@@ -51,7 +51,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     });
   };
   /** A phone of the report off adb, judged by why: its message is that cause and what to do. */
-  const annotated = (info: DeviceInfo): DeviceInfo => {
+  const annotated = (info: DeviceInfo) => {
     const off = offSource.get(info.udid);
     const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
     if (!off || !offVerdict) {
@@ -77,18 +77,18 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     return sourced && { facts: new Map(Object.entries(sourced)) };
   };
   /** A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for): judged as a reading. */
-  const judgeSourced = (device: DeviceSnapshot): void => {
+  const judgeSourced = (device: DeviceSnapshot) => {
     const reading = baseline.size > 0 ? readingOf(device) : undefined;
     const udid = cloudIdOf(device.serial, device.udid);
     if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
   };
   /** The verdict standing on a phone: its last reading's, past the readings that did not read it (the fast tier). */
   const verdictOf = (udid: string | undefined): ReadinessDetail | undefined => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
-  const fingerprintOf = (device: DeviceSnapshot): string | undefined => {
+  const fingerprintOf = (device: DeviceSnapshot) => {
     if (baseline.size === 0) return undefined;
     return reader.fingerprint(registry, device.key);
   };
-  const log = (device: DeviceSnapshot, event: DriftEvent): void => {
+  const log = (device: DeviceSnapshot, event: DriftEvent) => {
     // Named by its udid, as the cloud knows it; adb's serial (an address over TCP) beside it.
     const name = `device ${device.udid ?? device.serial}`;
     switch (event.kind) {
@@ -173,6 +173,6 @@ const NOT_READ_YET = 'not read yet';
 /** Read, but no check of the baseline is the phone's (its platform's or its maker's): a check not read is `unread: CHECK`. */
 const NO_CHECK_APPLIES = 'no check applies';
 
-function add(counts: Map<string, number>, check: string): void {
+function add(counts: Map<string, number>, check: string) {
   counts.set(check, (counts.get(check) ?? 0) + 1);
 }

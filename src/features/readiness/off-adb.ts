@@ -24,7 +24,7 @@ export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, stri
 }
 
 /** The message of such a phone: the cause, each way it comes about with its fix, and that it is not unplugged. */
-export function offAdbMessage(off: OffSource): string {
+export function offAdbMessage(off: OffSource) {
   return (
     `not ready for automation: USB debugging is unreachable (usbDebugging): on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it. ` +
     'USB debugging turned off (an OS update does it): Developer options > USB debugging on; ' +

@@ -32,7 +32,7 @@ export const READINESS_CHECK_NAMES = [
 const ENTRY = /^([A-Za-z]+)(?:=(\S+))?$/;
 
 /** The baseline: each check that matters, with the lab's own value where it gave one. */
-export function parseReadinessChecks(entries: readonly string[]): Map<string, string | undefined> {
+export function parseReadinessChecks(entries: readonly string[]) {
   const baseline = new Map<string, string | undefined>();
   for (const entry of entries) {
     const m = ENTRY.exec(entry.trim());
@@ -41,7 +41,7 @@ export function parseReadinessChecks(entries: readonly string[]): Map<string, st
   return baseline;
 }
 
-export function checkReadinessChecks(value: string[]): string | undefined {
+export function checkReadinessChecks(value: string[]) {
   const bad = value.filter((entry) => {
     const m = ENTRY.exec(entry.trim());
     return !m || !(READINESS_CHECK_NAMES as readonly string[]).includes(m[1]!);

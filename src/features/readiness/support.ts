@@ -10,11 +10,11 @@ import type { Verdict } from './verdict.js';
 const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomiInstall', 'paired', 'developerMode', 'developerImage'];
 
 /** Whether the verdict fails a check Appium needs. */
-export function failsAppium(verdict: Verdict | undefined): boolean {
+export function failsAppium(verdict: Verdict | undefined) {
   return verdict !== undefined && verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id));
 }
 
 /** The phone's flags: the host's (which no check turns back on), with `appiumDisabled` set when its verdict fails a check Appium needs. */
-export function supportOf(support: Support | undefined, verdict: Verdict | undefined): Support | undefined {
+export function supportOf(support: Support | undefined, verdict: Verdict | undefined) {
   return failsAppium(verdict) ? appiumOff(support) : support;
 }

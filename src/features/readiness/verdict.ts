@@ -58,7 +58,7 @@ export function judge(reading: Reading, baseline: ReadonlyMap<string, string | u
 }
 
 /** What is said of a phone that is not ready; in the device's message, a check whose fix the source's message gives points there. */
-export function verdictMessage(verdict: Verdict, inMessage = false): string | undefined {
+export function verdictMessage(verdict: Verdict, inMessage = false) {
   if (verdict.failed.length === 0) return undefined;
   const items = verdict.failed.map(
     (f) => `${failureText(f)}: ${inMessage && f.check.fixInSourceMessage ? 'what to do is said at the start of this message' : f.check.fix}`,
@@ -67,11 +67,11 @@ export function verdictMessage(verdict: Verdict, inMessage = false): string | un
 }
 
 /** "stay awake while charging is 1 (stay_on_while_plugged_in: AC only, asleep on USB), expected on over USB". */
-export function failureText({ check, value, expected, noRow }: Failure): string {
+export function failureText({ check, value, expected, noRow }: Failure) {
   return `${check.what} is ${shown(check, value, true, noRow)}, expected ${shown(check, expected, false)}`;
 }
 
-function shown(check: Check, value: string, named = true, noRow = false): string {
+function shown(check: Check, value: string, named = true, noRow = false) {
   const source = check.source;
   if (source.kind === 'keyguard') return value === 'true' ? 'set' : 'none';
   if (source.kind === 'fact') {
@@ -86,7 +86,7 @@ function shown(check: Check, value: string, named = true, noRow = false): string
 /** At most this many checks named in a cell, the rest counted: a phone that answered none stays one short cell. */
 const CELL_CHECKS = 3;
 
-function named(ids: readonly string[]): string {
+function named(ids: readonly string[]) {
   return ids.length <= CELL_CHECKS ? ids.join(', ') : `${ids.slice(0, CELL_CHECKS).join(', ')} and ${ids.length - CELL_CHECKS} more`;
 }
 
@@ -94,7 +94,7 @@ function named(ids: readonly string[]): string {
  * `list`'s cell: "ready", "not ready: stayAwake, verifyAdbInstalls", or "unread: developerOptions" (past three checks,
  * "… and N more": doctor and `list --json`'s message name them all); undefined when no check is the phone's.
  */
-export function verdictCell(verdict: ReadinessDetail): string | undefined {
+export function verdictCell(verdict: ReadinessDetail) {
   switch (stateOf(verdict)) {
     case 'not_ready':
       return `not ready: ${named(verdict.failed.map((f) => f.check.id))}`;

@@ -54,7 +54,7 @@ export class IncidentFiles extends StateFile<IncidentFile> {
   }
 
   /** Writes one incident; returns its file name, or undefined when it could not (said once). */
-  write(phone: PhoneRef, kind: IncidentKind, file: IncidentFile): string | undefined {
+  write(phone: PhoneRef, kind: IncidentKind, file: IncidentFile) {
     const name = incidentFileName(file.at, phone, kind, this.seq++);
     if (!this.save(file, name)) return undefined;
     this.prune();
@@ -62,7 +62,7 @@ export class IncidentFiles extends StateFile<IncidentFile> {
   }
 
   /** The agent's incident files, oldest first. */
-  names(): string[] {
+  names() {
     let all: string[];
     try {
       all = readdirSync(this.file);
@@ -73,7 +73,7 @@ export class IncidentFiles extends StateFile<IncidentFile> {
   }
 
   /** Removes the oldest files past the bounds: per phone first, then in all. */
-  prune(): void {
+  prune() {
     const names = this.names();
     const byPhone = new Map<string, string[]>();
     for (const n of names) {

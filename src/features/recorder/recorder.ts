@@ -47,11 +47,11 @@ export class Recorder implements IncidentLog {
       ctx.stateDir === undefined ? undefined : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal }, ctx.logger);
   }
 
-  start(): void {
+  start() {
     this.started = true;
     this.files?.prune();
     this.unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
-    const heard = (fact: Fact): void => this.heard(fact);
+    const heard = (fact: Fact) => this.heard(fact);
     this.ctx.registry.timeline.on('fact', heard);
     const follow = this.unfollow;
     this.unfollow = () => {
@@ -60,16 +60,16 @@ export class Recorder implements IncidentLog {
     };
   }
 
-  stop(): void {
+  stop() {
     this.unfollow?.();
     this.started = false;
   }
 
-  note(phone: PhoneRef, kind: EventKind, text: string): void {
+  note(phone: PhoneRef, kind: EventKind, text: string) {
     this.rings.add(phone, kind, text, this.ctx.clock.wall());
   }
 
-  incident(phone: PhoneRef, kind: IncidentKind, cause: string): string | undefined {
+  incident(phone: PhoneRef, kind: IncidentKind, cause: string) {
     this.written.set(kind, (this.written.get(kind) ?? 0) + 1);
     const at = this.ctx.clock.wall();
     this.note(phone, kind === 'quarantine' ? 'quarantine' : 'action', `incident: ${cause}`);
@@ -100,7 +100,7 @@ export class Recorder implements IncidentLog {
     return ref;
   }
 
-  changed(changes: readonly DeviceChange[]): void {
+  changed(changes: readonly DeviceChange[]) {
     for (const c of changes) {
       const record = this.ctx.registry.get(c.key);
       const ref = this.refOf(c.key, c.serial, record?.udid);
@@ -109,7 +109,7 @@ export class Recorder implements IncidentLog {
     }
   }
 
-  answered(device: DeviceSnapshot): void {
+  answered(device: DeviceSnapshot) {
     const ref = this.refOf(device.key, device.serial, device.udid);
     this.place(device, ref);
     const b = device.last?.battery;
@@ -129,7 +129,7 @@ export class Recorder implements IncidentLog {
   }
 
   /** What the timeline hears that a phone's ring keeps: the cloud's word on it as it changes, a call for a person (an incident). */
-  private heard(fact: Fact): void {
+  private heard(fact: Fact) {
     if (fact.kind === 'cloud' && fact.delivered)
       for (const c of fact.changed)
         this.note(this.refOfUdid(c.udid), 'cloud', c.refused !== undefined ? `the cloud refused it: ${c.refused}` : `the cloud stored it ${c.status}`);
@@ -142,7 +142,7 @@ export class Recorder implements IncidentLog {
     return { udid, serial: this.ctx.registry.byUdid(udid)[0]?.serial ?? udid };
   }
 
-  acted(done: ActionDone): void {
+  acted(done: ActionDone) {
     if (done.device === undefined) return;
     const record = this.ctx.registry.get(done.device);
     const ref = this.refOf(done.device, record?.serial ?? keyParts(done.device).serial, record?.udid);
@@ -153,7 +153,7 @@ export class Recorder implements IncidentLog {
   }
 
   /** A kernel line about a port: the phone on it (or under the hub it names) hears it. */
-  private kernel(line: { port?: string; hub?: string; text: string; at: number }): void {
+  private kernel(line: { port?: string; hub?: string; text: string; at: number }) {
     for (const [port, ref] of this.ports) {
       const about =
         line.port === port || (line.hub !== undefined && port.startsWith(`${line.hub}.`)) || (line.port !== undefined && port.startsWith(`${line.port}.`));
@@ -162,7 +162,7 @@ export class Recorder implements IncidentLog {
   }
 
   /** The port a phone is on, on its source's word (adb's usb path, usbmuxd's LocationID): never where a serial was printed. */
-  private place(record: DeviceSnapshot | undefined, ref: PhoneRef): void {
+  private place(record: DeviceSnapshot | undefined, ref: PhoneRef) {
     const port = sourcePort(this.ctx.shared.get(USB_EVIDENCE), record?.usb);
     if (port === undefined) return;
     for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);

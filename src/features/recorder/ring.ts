@@ -16,7 +16,7 @@ export class Rings {
   constructor(private readonly perPhone: number) {}
 
   /** The id a phone's ring is kept under; a ring kept under its serial before it said its udid moves to the udid. */
-  private idOf(phone: PhoneRef): string {
+  private idOf(phone: PhoneRef) {
     if (phone.udid === undefined || phone.udid === phone.serial) return phone.serial;
     const early = this.rings.get(phone.serial);
     if (early && !this.rings.has(phone.udid)) {
@@ -26,7 +26,7 @@ export class Rings {
     return phone.udid;
   }
 
-  add(phone: PhoneRef, kind: EventKind, text: string, at: number): void {
+  add(phone: PhoneRef, kind: EventKind, text: string, at: number) {
     const id = this.idOf(phone);
     let ring = this.rings.get(id);
     if (ring) this.rings.delete(id);
@@ -40,11 +40,11 @@ export class Rings {
   }
 
   /** The phone's ring now, oldest first (a copy). */
-  of(phone: PhoneRef): RecordedEvent[] {
+  of(phone: PhoneRef) {
     return [...(this.rings.get(this.idOf(phone)) ?? [])];
   }
 
-  get size(): number {
+  get size() {
     return this.rings.size;
   }
 }

@@ -3,18 +3,18 @@
 import type { RecoveryAction } from './policy.js';
 
 /** Metric label of each action: reconnect_offline, kick, connect, power_cycle, needs_person, hub_lost. */
-export function actionName(kind: RecoveryAction['kind']): string {
+export function actionName(kind: RecoveryAction['kind']) {
   return kind.replaceAll('-', '_');
 }
 
 /** What an action is done to: a serial, a network address, or the host's offline devices (''). */
-export function targetOf(action: RecoveryAction): string {
+export function targetOf(action: RecoveryAction) {
   if (action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person') return action.serial;
   if (action.kind === 'hub-lost') return action.hub;
   return action.kind === 'connect' ? action.address : '';
 }
 
 /** A phone's message when recovery can do no more for it. */
-export function attentionText(reason: string): string {
+export function attentionText(reason: string) {
   return `needs a person: ${reason}; replug its cable or reboot it`;
 }

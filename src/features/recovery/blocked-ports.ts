@@ -30,12 +30,12 @@ export class BlockedPorts {
   ) {}
 
   /** Why the port cannot be cycled, while it is blocked. */
-  why(hub: string, port: number): string | undefined {
+  why(hub: string, port: number) {
     return this.blocked.get(`${hub}:${port}`)?.why;
   }
 
   /** A power cycle failed: whether no retry fixes it; then the port is blocked, said once, and the reason returned. */
-  async block(action: { serial: string; hub: string; port: number }, text: string): Promise<string | undefined> {
+  async block(action: { serial: string; hub: string; port: number }, text: string) {
     const lasting = lastingFailure(text);
     if (lasting === undefined) return undefined;
     const why = `${lasting}: ${text}`;
@@ -51,7 +51,7 @@ export class BlockedPorts {
   }
 
   /** Asks the hubs of blocked ports for their status now and then: a different answer lets the port be cycled again. */
-  recheck(now: number): void {
+  recheck(now: number) {
     if (this.statusInFlight || !this.portPower?.status) return;
     const due = [...this.blocked].find(([, b]) => now - b.checkedAt >= BLOCKED_RECHECK_MS);
     if (!due) return;
@@ -74,7 +74,7 @@ export class BlockedPorts {
   }
 
   /** The hub's status listing, or its failure's text; undefined when the tool has no status query. */
-  private async hubStatus(hub: string): Promise<string | undefined> {
+  private async hubStatus(hub: string) {
     return this.portPower?.status?.(hub).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
   }
 }

@@ -58,7 +58,7 @@ export const CYCLE_CONFIRM_MS = 20_000;
 const CYCLE_POLL_MS = 1_000;
 
 /** Carries one action out; throws when the adb server or the hub tool failed (carryFailed says what that leaves). */
-export async function carryOut(c: CarryContext, action: RecoveryAction): Promise<void> {
+export async function carryOut(c: CarryContext, action: RecoveryAction) {
   const { adb, logger } = c;
   switch (action.kind) {
     case 'reconnect-offline':
@@ -123,7 +123,7 @@ export async function carryOut(c: CarryContext, action: RecoveryAction): Promise
 }
 
 /** What a failed action leaves: the line naming the layer at fault, a connect's backoff, a port no retry can cycle, a person needed. */
-export async function carryFailed(c: CarryContext, action: RecoveryAction, err: unknown): Promise<void> {
+export async function carryFailed(c: CarryContext, action: RecoveryAction, err: unknown) {
   const target = targetOf(action);
   const { logger } = c;
   const text = err instanceof Error ? err.message : String(err);
@@ -159,8 +159,8 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
  * the hub did not cycle that port: one line naming it. Checked apart from the action, whose cooldown keeps a second
  * cycle away meanwhile.
  */
-function confirmCycle(c: CarryContext, usb: UsbEvidence, action: Extract<RecoveryAction, { kind: 'power-cycle' }>, usbPort: string, since: number): void {
-  const check = (waited: number): void => {
+function confirmCycle(c: CarryContext, usb: UsbEvidence, action: Extract<RecoveryAction, { kind: 'power-cycle' }>, usbPort: string, since: number) {
+  const check = (waited: number) => {
     const seen = usb.cycled(usbPort, since);
     // No kernel log read: nothing to confirm with.
     if (!seen || (seen.dropped && seen.back)) return;

@@ -30,7 +30,7 @@ export interface ConnectTiming {
 export const CONNECT_TIMING: ConnectTiming = { connectBaseMs: 2_000, connectMaxMs: 5 * 60_000 };
 
 /** How long after `failures` failed connects in a row the next one may go. */
-export function connectBackoff(failures: number, timing: ConnectTiming): number {
+export function connectBackoff(failures: number, timing: ConnectTiming) {
   return backoffBound(failures, { firstMs: timing.connectBaseMs, maxMs: timing.connectMaxMs });
 }
 
@@ -70,13 +70,13 @@ export class ConnectBackoffs {
   }
 
   /** A connect's outcome for a configured address (others are not kept). */
-  noteOutcome(address: string, ok: boolean, now: number, held = false): void {
+  noteOutcome(address: string, ok: boolean, now: number, held = false) {
     const entry = this.entries.get(address);
     if (entry) this.entries.set(address, afterConnect(entry, { ok, held }, now, this.timing));
   }
 
   /** Keeps what the policy's plan moved, and hands back the rest of what it planned. */
-  take<T extends { kind: string }>(planned: ReadonlyArray<T | BackoffIntent>): T[] {
+  take<T extends { kind: string }>(planned: ReadonlyArray<T | BackoffIntent>) {
     const out: T[] = [];
     for (const p of planned) {
       if (isBackoff(p)) {
@@ -86,7 +86,7 @@ export class ConnectBackoffs {
     return out;
   }
 
-  get size(): number {
+  get size() {
     return this.entries.size;
   }
 }

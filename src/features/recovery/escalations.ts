@@ -72,7 +72,7 @@ export class Escalations {
   }
 
   /** Recovery kicked the phone's transport or power-cycled its port at this time (the runner counts the start). */
-  acted(serial: string, what: 'kick' | 'cycle', at: number, udid: string | undefined): void {
+  acted(serial: string, what: 'kick' | 'cycle', at: number, udid: string | undefined) {
     const entry = this.entry(serial, udid);
     entry.actedAt = at;
     if (what === 'kick') this.cuts.set(recordKey(this.platform, serial), { at, what: 'recovery kicked its adb transport' });
@@ -81,7 +81,7 @@ export class Escalations {
   }
 
   /** adb's listing now: listed offline starts or continues an offline run, any answering state ends it; unlisted keeps it. */
-  listed(devices: ReadonlyArray<{ serial: string; state: string; udid?: string }>, now: number): void {
+  listed(devices: ReadonlyArray<{ serial: string; state: string; udid?: string }>, now: number) {
     for (const { serial, state, udid } of devices) {
       const entry = this.facet.get(recordKey(this.platform, serial));
       if (state === 'offline') {
@@ -100,7 +100,7 @@ export class Escalations {
    * What the phone's inventory read of Advanced Protection on its current
    * connection: on, off, or nothing read (undefined: what was read before stands).
    */
-  protection(serial: string, on: boolean | undefined, now: number): void {
+  protection(serial: string, on: boolean | undefined, now: number) {
     const key = recordKey(this.platform, serial);
     const e = this.facet.get(key);
     if (on === true) this.entry(serial, undefined).protectedUsb = now;
@@ -111,13 +111,13 @@ export class Escalations {
   }
 
   /** Recovery asked adb to reconnect the offline phone: one more try of its run. */
-  reconnected(serial: string): void {
+  reconnected(serial: string) {
     const run = this.of(serial)?.offline;
     if (run) run.reconnects++;
   }
 
   /** Forgets an action before `since`, an offline run not seen since then, and the phones with nothing left. */
-  prune(since: number): void {
+  prune(since: number) {
     for (const [key, cut] of this.cuts.entries()) if (cut.at <= since) this.cuts.delete(key);
     for (const [key, e] of this.facet.entries()) {
       if (e.actedAt !== undefined && e.actedAt <= since) e.actedAt = undefined;
@@ -128,11 +128,11 @@ export class Escalations {
   }
 
   /** Forgets a phone recovery keeps nothing of any more. */
-  private tidy(key: string, e: Escalation): void {
+  private tidy(key: string, e: Escalation) {
     if (e.actedAt === undefined && !e.offline && e.protectedUsb === undefined) this.facet.delete(key);
   }
 
-  private entry(serial: string, udid: string | undefined): Escalation {
+  private entry(serial: string, udid: string | undefined) {
     const key = recordKey(this.platform, serial);
     let entry = this.facet.get(key);
     if (!entry) this.facet.set(key, (entry = {}));

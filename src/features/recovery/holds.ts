@@ -37,7 +37,7 @@ export function noteAttention(
   attention: ReadonlyMap<string, string>,
   /** The keys whose line is said elsewhere (their hub's, once): the note only. */
   quiet: ReadonlySet<string> = new Set(),
-): void {
+) {
   for (const r of records) {
     const reason = attention.get(r.key);
     const noted = notes.get(r.key);
@@ -55,7 +55,7 @@ export function noteAttention(
 }
 
 /** A device the gate holds an action back from says so, counted and logged once per answer, until let through or not needed. */
-export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter: number, records: readonly DeviceSnapshot[], verdicts: Verdicts): void {
+export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter: number, records: readonly DeviceSnapshot[], verdicts: Verdicts) {
   for (const r of records) {
     const asked = verdicts.get(r.key);
     const verdict = asked?.verdict;

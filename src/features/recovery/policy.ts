@@ -120,12 +120,12 @@ type HubPlace = NonNullable<ListedDevice['hubPort']>;
 type MayDisturb = (d: ListedDevice, action: Disruption) => boolean;
 
 /** What a phone whose port cannot be power-cycled says: what was tried, and why no more is. */
-export function cannotCycle(place: HubPlace): string {
+export function cannotCycle(place: HubPlace) {
   return `power-cycling hub ${place.hub} port ${place.port} cannot work (${place.blocked}); it is not tried again until the settings or the hub's port listing change`;
 }
 
 /** Why a phone's port is not power-cycled though a cycle is due, if it is not: a port no cycle can work, or a phone a cycle would lose. */
-function noCycle(d: ListedDevice, place: HubPlace): string | undefined {
+function noCycle(d: ListedDevice, place: HubPlace) {
   if (place.blocked !== undefined) return cannotCycle(place);
   if (d.chargeOnlyWhenLocked)
     return (
@@ -136,7 +136,7 @@ function noCycle(d: ListedDevice, place: HubPlace): string | undefined {
   return undefined;
 }
 
-const inHour = (at: number, now: number): boolean => at > now - HOUR_MS && at <= now;
+const inHour = (at: number, now: number) => at > now - HOUR_MS && at <= now;
 
 /** Recovery's power cycles of the phone's port within the hour. */
 const cyclesOf = (d: ListedDevice, now: number): readonly number[] => (d.escalation?.cycles ?? []).filter((at) => inHour(at, now));
@@ -399,5 +399,5 @@ export class RecoveryPolicy {
   }
 }
 
-const sameEntry = (a: Readonly<ConnectEntry>, b: Readonly<ConnectEntry>): boolean =>
+const sameEntry = (a: Readonly<ConnectEntry>, b: Readonly<ConnectEntry>) =>
   a.failures === b.failures && a.nextAt === b.nextAt && a.held === b.held && a.heldAt === b.heldAt;

@@ -56,7 +56,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     },
     settings.networkDevices,
   );
-  const now = (): number => clock.monotonic();
+  const now = () => clock.monotonic();
   const escalations = new Escalations(registry, adb.platform);
   const pauses = new ChargePauses(registry, adb.platform);
   /** Hub ports not cycled again until the settings (a restart) or the hub's status listing change. */
@@ -71,7 +71,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   const carrying = (): CarryContext => ({ ...ctx, adb, portPower, connects, failing, notes, blocked, usb: ctx.shared.get(USB_EVIDENCE) });
 
   /** The USB layer's word on a phone on USB (not a network phone's), by its USB serials: its adb serial and its udid. */
-  const usbOf = (d: DeviceSnapshot, udid: string | undefined): UsbSeen | undefined => {
+  const usbOf = (d: DeviceSnapshot, udid: string | undefined) => {
     const evidence = ctx.shared.get(USB_EVIDENCE);
     if (!evidence || isTcpSerial(d.serial)) return undefined;
     const serials = [...new Set([d.serial, ...(udid !== undefined ? [udid, udid.replace(/-/g, '')] : [])])];
@@ -97,8 +97,8 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
       const { now: at } = look;
       const records = registry.list(adb.platform);
       escalations.prune(at - HOUR_MS);
-      const udidOf = (d: DeviceSnapshot): string | undefined => d.udid ?? escalations.of(d.serial)?.udid;
-      const stateOf = (d: DeviceSnapshot): string => recoveryState(d.state, pauses.of(d.serial));
+      const udidOf = (d: DeviceSnapshot) => d.udid ?? escalations.of(d.serial)?.udid;
+      const stateOf = (d: DeviceSnapshot) => recoveryState(d.state, pauses.of(d.serial));
       escalations.listed(
         records.map((d) => ({ serial: d.serial, state: stateOf(d), udid: udidOf(d) })),
         at,

@@ -13,7 +13,7 @@ export const PROTECT_ON = '1';
  * Whether a value read means protection is on. Newer One UI keeps other modes under the key (2, 3 for "Maximum, 80 %"
  * in public scripts): a phone protected in a mode someone chose is left in it, not switched to 1.
  */
-export function isOn(value: string | undefined): boolean {
+export function isOn(value: string | undefined) {
   return value !== undefined && /^[1-9][0-9]*$/.test(value);
 }
 /** The cap that value sets, per Samsung's own wording. */
@@ -114,12 +114,12 @@ export function afterWrite(entry: Readonly<ProtectionEntry>, readBack: string | 
   return { ...base, state: 'not-taken', message: notTaken(readBack) };
 }
 
-export function notTaken(readBack: string | undefined): string {
+export function notTaken(readBack: string | undefined) {
   const reads = readBack === undefined ? 'could not be read back' : `reads ${readBack}`;
   return `Samsung battery protection did not take (protect_battery ${reads}); this One UI may not have it: use a hub way (uhubctl/command)`;
 }
 
-export function notHonoured(value: string | undefined, percent: number | undefined, overMs: number): string {
+export function notHonoured(value: string | undefined, percent: number | undefined, overMs: number) {
   return (
     `Samsung battery protection is set but not honoured (protect_battery reads ${value ?? '?'}, yet the battery charged at ${percent ?? '?'} %, ` +
     `past the ${CAP_PERCENT} % cap, for over ${Math.round(overMs / 60_000)} min); this One UI may ignore it: use a hub way (uhubctl/command)`

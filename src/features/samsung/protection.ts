@@ -44,7 +44,7 @@ type ProtectionIntent = Intent & { phone: DeviceSnapshot } & (
   );
 
 /** Whether the phone is a Samsung, from its inventory's brand (ro.product.brand, else the manufacturer). */
-function isSamsung(r: DeviceSnapshot): boolean | undefined {
+function isSamsung(r: DeviceSnapshot) {
   const brand = r.last?.brandName;
   return r.last === undefined ? undefined : brand !== undefined && /^samsung$/i.test(brand.trim());
 }
@@ -57,9 +57,9 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
   const { registry, logger, mapping } = ctx;
   const phones = ctx.platforms.phones;
   const facet = registry.facet(PROTECTION);
-  const targetOf = (serial: string): string => `samsung ${serial}`;
+  const targetOf = (serial: string) => `samsung ${serial}`;
 
-  const get = async (serial: string): Promise<string | undefined> => {
+  const get = async (serial: string) => {
     try {
       const value = await phones.getGlobal(serial, KEY);
       // The key holds a small number or nothing: any other line says nothing of it, and must not be written over.
@@ -131,7 +131,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
     }
   };
 
-  const read = async (r: DeviceSnapshot): Promise<void> => {
+  const read = async (r: DeviceSnapshot) => {
     // Pending from the first read on, for the rows and the report.
     facet.set(r.key, { failures: 0, state: 'pending', ...facet.get(r.key) });
     const value = await get(r.serial);

@@ -8,7 +8,7 @@ import type { Feature, FeatureContext } from '../context.js';
 export function trustFeature(ctx: FeatureContext): Feature {
   // One computation per listing: every device of a report is asked with the same peers.
   let last: { peers: readonly DeviceSnapshot[]; conflicts: Map<string, Conflict> } | undefined;
-  const conflictsAmong = (peers: readonly DeviceSnapshot[]): Map<string, Conflict> => {
+  const conflictsAmong = (peers: readonly DeviceSnapshot[]) => {
     if (last?.peers !== peers) last = { peers, conflicts: conflictsOf(peers.map((r) => claimOf(r))) };
     return last.conflicts;
   };

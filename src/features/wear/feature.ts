@@ -92,7 +92,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
   };
   const near = (f: Finding) => f.days <= settings.noticeDays;
 
-  const answered = (device: DeviceSnapshot): void => {
+  const answered = (device: DeviceSnapshot) => {
     const reading = reader.reading(registry, device.key);
     const info = device.last;
     const { cycleCount, healthPercent } = info?.batteryDetail ?? {};
@@ -177,7 +177,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
 
   // Bounded whatever comes and goes: a phone not read for the history's horizon is forgotten, and at most MAX_PHONES
   // are kept (those read longest ago go first), as the histories are (store.ts).
-  const forget = (now: number, today: number): void => {
+  const forget = (now: number, today: number) => {
     const entries = state.entries();
     for (const [key, w] of entries) if (now - w.readAtMs > FORGET_MS) state.delete(key);
     const left = entries.filter(([key]) => state.get(key) !== undefined);
@@ -185,7 +185,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     bound(stored, today);
   };
 
-  const say = (device: DeviceSnapshot, before: readonly Finding[], after: readonly Finding[]): void => {
+  const say = (device: DeviceSnapshot, before: readonly Finding[], after: readonly Finding[]) => {
     const name = `device ${device.udid ?? device.serial}`;
     const was = new Set(before.filter(near).map((f) => f.reason));
     const is = new Set(after.filter(near).map((f) => f.reason));

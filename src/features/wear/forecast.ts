@@ -44,7 +44,7 @@ export interface Forecast {
 }
 
 /** Whether a reading is past its limit. */
-export function past(value: number, rule: Pick<ForecastRule, 'limit' | 'direction'>): boolean {
+export function past(value: number, rule: Pick<ForecastRule, 'limit' | 'direction'>) {
   return rule.direction === 'down' ? value < rule.limit : value > rule.limit;
 }
 
@@ -74,6 +74,6 @@ export function forecast(samples: readonly Sample[], rule: ForecastRule, today: 
 }
 
 /** The epoch day of a wall-clock instant. */
-export function dayOf(ms: number): number {
+export function dayOf(ms: number) {
   return Math.floor(ms / 86_400_000);
 }

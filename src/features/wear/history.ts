@@ -27,18 +27,18 @@ export type History = readonly DaySample[];
 export const KEPT_DAYS = 120;
 
 /** The history with the day's figures set (each one told replaces the day's earlier one), older days beyond KEPT_DAYS dropped. */
-export function withFigures(history: History, day: number, figures: Figures): DaySample[] {
+export function withFigures(history: History, day: number, figures: Figures) {
   const told = Object.fromEntries(Object.entries(figures).filter(([, v]) => typeof v === 'number' && Number.isFinite(v))) as Figures;
   return upsert(history, day, (s) => ({ ...s, ...told }));
 }
 
 /** The history with minutes of warm full exposure added to the day. */
-export function withExposure(history: History, day: number, minutes: number): DaySample[] {
+export function withExposure(history: History, day: number, minutes: number) {
   if (!(minutes > 0)) return [...history];
   return upsert(history, day, (s) => ({ ...s, warmFullMinutes: (s.warmFullMinutes ?? 0) + minutes }));
 }
 
-function upsert(history: History, day: number, change: (s: DaySample) => DaySample): DaySample[] {
+function upsert(history: History, day: number, change: (s: DaySample) => DaySample) {
   const kept = history.filter((s) => s.day > day - KEPT_DAYS);
   const at = kept.findIndex((s) => s.day === day);
   if (at >= 0) {
@@ -54,7 +54,7 @@ function upsert(history: History, day: number, change: (s: DaySample) => DaySamp
 }
 
 /** At most KEPT_DAYS samples, in order: days a clock that stepped back and forth left ahead of `day` go, the farthest from it first. */
-function capped(history: DaySample[], day: number): DaySample[] {
+function capped(history: DaySample[], day: number) {
   if (history.length <= KEPT_DAYS) return history;
   const nearest = [...history].sort((a, b) => Math.abs(a.day - day) - Math.abs(b.day - day)).slice(0, KEPT_DAYS);
   return nearest.sort((a, b) => a.day - b.day);
@@ -66,13 +66,13 @@ export function series(history: History, figure: keyof Figures): Sample[] {
 }
 
 /** Hours held full and warm over the last `days` days up to `today`. */
-export function warmFullHours(history: History, today: number, days = 7): number {
+export function warmFullHours(history: History, today: number, days = 7) {
   const minutes = history.filter((s) => s.day <= today && s.day > today - days).reduce((sum, s) => sum + (s.warmFullMinutes ?? 0), 0);
   return minutes / 60;
 }
 
 /** The latest sample's figure, where some day told it. */
-export function latest(history: History, figure: keyof Figures): number | undefined {
+export function latest(history: History, figure: keyof Figures) {
   for (let i = history.length - 1; i >= 0; i--) {
     const v = history[i]![figure];
     if (v !== undefined) return v;

@@ -8,7 +8,7 @@
 import { conflictsOf, conflictText, type Claim } from '../../devices/claims.js';
 
 /** Why no history is read or written for a phone, and none is forecast from: the words of `list`, the log and `doctor`. */
-export function noHistoryWhy(serial: string, claims: readonly Claim[]): string | undefined {
+export function noHistoryWhy(serial: string, claims: readonly Claim[]) {
   const conflict = conflictsOf(claims).get(serial);
   if (!conflict) return undefined;
   return `identity in conflict: ${conflictText(conflict)}; its wear history is neither read nor written while they do, so that one phone cannot take another's, and it is judged on its last reading alone`;

@@ -76,19 +76,19 @@ function finding(reason: Reason, f: Forecast | undefined, message: (f: Forecast)
   return f === undefined ? undefined : { reason, days: f.days, message: message(f) };
 }
 
-function capacityMessage(f: Forecast, rule: ForecastRule): string {
+function capacityMessage(f: Forecast, rule: ForecastRule) {
   if (f.days === 0)
     return `battery holds ${Math.round(f.value)} % of its design capacity (limit ${rule.limit} %): replace the battery or retire the phone, and check it for swelling`;
   return `battery at ${Math.round(f.value)} % of its design capacity, losing ${rate(f)} a day: under ${rule.limit} % in about ${f.days} days; plan to replace the battery`;
 }
 
-function cyclesMessage(f: Forecast, rule: ForecastRule): string {
+function cyclesMessage(f: Forecast, rule: ForecastRule) {
   if (f.days === 0)
     return `battery past ${rule.limit} full charge cycles (${Math.round(f.value)}): it holds less each cycle now; plan to replace the battery, and check it for swelling`;
   return `battery at ${Math.round(f.value)} full charge cycles, ${rate(f)} a day: past ${rule.limit} in about ${f.days} days; plan to replace the battery`;
 }
 
-function appIdMessage(f: Forecast, rule: ForecastRule, value: number | undefined): string {
+function appIdMessage(f: Forecast, rule: ForecastRule, value: number | undefined) {
   if (f.days === 0)
     return (
       `app ids nearly used up: an installed package has app id ${value ?? Math.round(f.value)} (limit ${rule.limit}; apps get 10000 to 19999): ` +
@@ -97,17 +97,17 @@ function appIdMessage(f: Forecast, rule: ForecastRule, value: number | undefined
   return `app ids at ${Math.round(f.value)}, ${rate(f)} more a day: ${rule.limit} in about ${f.days} days, when installs start to fail; plan a factory reset`;
 }
 
-function storageMessage(f: Forecast, limit: number, urgent: boolean): string {
+function storageMessage(f: Forecast, limit: number, urgent: boolean) {
   if (urgent) return 'flash storage at the end of its life (eMMC pre-EOL urgent: 90 % of its reserve blocks used): back up what it holds and retire the phone';
   if (f.days === 0) return `flash storage has used ${Math.round(f.value)} % of its rated life (limit ${limit} %): back up what it holds and retire the phone`;
   return `flash storage at ${Math.round(f.value)} % of its rated life: ${limit} % in about ${f.days} days; plan to retire the phone`;
 }
 
-function rate(f: Forecast): string {
+function rate(f: Forecast) {
   const r = f.ratePerDay ?? 0;
   return r >= 10 ? String(Math.round(r)) : r >= 1 ? r.toFixed(1) : r.toFixed(2);
 }
 
-function mib(kib: number): string {
+function mib(kib: number) {
   return kib >= 1024 * 1024 ? `${(kib / 1024 / 1024).toFixed(1)} GiB` : `${Math.round(kib / 1024)} MiB`;
 }

@@ -4,12 +4,12 @@
 // words: it is matched as text, never as a pattern).
 
 /** The installed packages no baseline entry matches, in the order given. */
-export function leftovers(installed: readonly string[], baseline: readonly string[]): string[] {
+export function leftovers(installed: readonly string[], baseline: readonly string[]) {
   const patterns = baseline.map(toRegExp);
   return installed.filter((name) => !patterns.some((p) => p.test(name)));
 }
 
-function toRegExp(pattern: string): RegExp {
+function toRegExp(pattern: string) {
   return new RegExp(
     `^${pattern
       .split('*')

@@ -52,7 +52,7 @@ export class WearFile extends StateFile<Histories> {
  * Bounds the histories in place: a phone whose newest day is past the horizon (KEPT_DAYS before `today`: nothing of it
  * is read any more) is dropped, then at most MAX_PHONES are kept, the phones whose last day is the oldest dropped first.
  */
-export function bound(histories: Histories, today: number): void {
+export function bound(histories: Histories, today: number) {
   const newest = (h: readonly DaySample[]) => h.at(-1)?.day ?? -Infinity;
   for (const [udid, h] of histories) if (newest(h) <= today - KEPT_DAYS) histories.delete(udid);
   if (histories.size <= MAX_PHONES) return;
