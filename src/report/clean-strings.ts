@@ -28,7 +28,7 @@ export function cleanStrings<T>(value: T) {
   return clean(value) as T;
 }
 
-function clean(value: unknown) {
+function clean(value: unknown): unknown {
   if (typeof value === 'string') return cleanString(value);
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;

@@ -1,7 +1,7 @@
 // The hub ports found not to cut a phone's power when off, kept across restarts: charge control does not switch them
 // for a pause again, and its feature notes and counts them.
 import type { Logger } from '../../log/logger.js';
-import { gauge, type Metric } from '../../util/metric.js';
+import { gauge } from '../../util/metric.js';
 import { portsFile, type PortsFile } from './paused-ports.js';
 
 /** A hub port that kept a phone on power while switched off. */

@@ -4,7 +4,7 @@ import { withNotes } from '../../cloud/device-message.js';
 import { isReadyState } from '../../cloud/device-facts.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 import { limited } from '../../log/limited.js';
-import { gauge, type Metric } from '../../util/metric.js';
+import { gauge } from '../../util/metric.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { hostHeatNote, hostHeatOf, type HeatReading } from './host-heat.js';
 

@@ -6,7 +6,7 @@ import { cloudIdOf } from '../../booking/gate.js';
 import { claimOf, conflictsOf, conflictText } from '../../devices/claims.js';
 import { recordKey } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import { USB_EVIDENCE, type UsbSeen } from '../../devices/usb-evidence.js';
+import { USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import { usbBus } from '../../util/usb-path.js';
