@@ -216,6 +216,8 @@ export class Reporter {
     const now = () => deps.clock.wall();
     const started = now();
     let body: ReportBody | undefined;
+    /** When the PUT went out: a report the cloud never answered failed from then, not from its timeout. */
+    let sentAt: number | undefined;
     const changesNews = deps.changes?.takeNews() ?? true;
     try {
       const composed = await this.body(plan);
@@ -224,6 +226,7 @@ export class Reporter {
       // Kept before the PUT too: a crash after the cloud stored the report must not leave a device it shows online unknown.
       deps.reported?.save(union(deps.unplugged.current, body.devices));
       // Too large for the cloud (413): sent in parts, not whole again forever.
+      sentAt = deps.clock.monotonic();
       const { answer } = await this.while(
         () => this.putting++,
         () => this.putting--,
@@ -269,7 +272,7 @@ export class Reporter {
         deps.stats.refusal = { status: error.status, credentials: error instanceof CloudAuthError, since, message: error.message };
       }
       const retryAfterMs = error instanceof CloudUnavailableError ? error.retryAfterMs : undefined;
-      deps.registry.timeline.notDelivered(error.message, deps.clock.monotonic());
+      deps.registry.timeline.notDelivered(error.message, sentAt ?? deps.clock.monotonic());
       reportedAll(deps.features, { delivered: false, why: error.message });
       return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
     }

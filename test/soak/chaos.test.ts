@@ -124,9 +124,6 @@ async function sampleLife(): Promise<void> {
     () => undefined,
   );
   const stored = new Map(cloud.devices().map((d) => [d.info.udid, d.isOnline ? d.info.status : 'OFFLINE']));
-  // The cloud does not hear the host: its last report was not taken (a 503, a 429, a 422), until one is.
-  const lastPut = cloud.putRequests().at(-1);
-  const deaf = lastPut !== undefined && !took(lastPut);
   const of = new Map<string, string>();
   for (const serial of [...plugged.keys(), ...unplugged.keys()]) {
     const device = plugged.get(serial);
@@ -144,7 +141,7 @@ async function sampleLife(): Promise<void> {
               ? returning.get(serial)!
               : wedged.has(serial) || !ready
                 ? 'phone'
-                : deaf || refusedAt(serial, Date.now())
+                : refusedAt(serial, Date.now())
                   ? 'cloud'
                   : stored.get(serial) !== 'AVAILABLE'
                     ? 'carry'
@@ -326,6 +323,13 @@ function lifeOf(serial: string, from: number, to: number): { in: number; out: Ma
     const at = life[i]!.at;
     let now = life[i]!.of.get(serial);
     if (now === undefined) continue;
+    // The cloud does not hear the host: the last report it was sent was not taken (a 503, a 429, a 422, a reset, one
+    // never answered), from when it was sent until one is. Read from the reports' final answers: a report in flight that
+    // the cloud then takes (a slow cloud's) has not failed.
+    if (now === 'in') {
+      const lastPut = puts.findLast((r) => r.receivedAt <= at);
+      if (lastPut && !took(lastPut)) now = 'cloud';
+    }
     if (now !== 'in' && now !== 'carry') {
       cause = now;
       causeEnded = life[i + 1]?.at ?? at;

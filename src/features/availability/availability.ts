@@ -284,19 +284,24 @@ export class Availability {
       (track?.state === 'in_service' || (track?.state === 'in_transition' && (track.layer !== 'adb' || backFromDrop) && track.layer !== 'host'))
     )
       verdict = { state: verdict.state, layer: 'phone' };
-    const backdate = backdateOf({
-      held: track?.held === true,
-      good,
-      prevGood: memo.prevGood,
-      failedAt,
-      failingSince: record?.failure?.first,
-      read:
-        verdict.state === 'needs_person' &&
-        record?.state !== undefined &&
-        record.failures === 0 &&
-        (look.readinessOut === true || look.unavailable === true) &&
-        (verdict.layer === 'readiness' || verdict.layer === 'phone'),
-    });
+    // Out because reports do not reach the cloud: since the first that failed went out (a cloud that never answers is
+    // known only at the attempt's end), and in service up to then only as far as its last evidence (clock.ts).
+    const cloudSince = verdict.state === 'in_transition' && verdict.layer === 'cloud' ? timeline.cloudBehindSince : undefined;
+    const backdate =
+      cloudSince ??
+      backdateOf({
+        held: track?.held === true,
+        good,
+        prevGood: memo.prevGood,
+        failedAt,
+        failingSince: record?.failure?.first,
+        read:
+          verdict.state === 'needs_person' &&
+          record?.state !== undefined &&
+          record.failures === 0 &&
+          (look.readinessOut === true || look.unavailable === true) &&
+          (verdict.layer === 'readiness' || verdict.layer === 'phone'),
+      });
     const changed = this.clock.observe(udid, serial, verdict, at, { backdate, port });
     // In service, and its last answer judged so: it vouches for the time up to it.
     if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
