@@ -114,7 +114,9 @@ describe('the views of the phones, after every fact and the report it wakes', ()
           // answer is asked again on its back-off, and the last report tried is compared. (While a source fails, reports go
           // on every few seconds without any fact: waiting for them to stop would wait for the source.)
           for (let waited = 0; waited < 2_000 || ((bed.registry.timeline.unfolded || bed.loop.reporting) && !cloud.failing); waited += 500) {
-            expect(waited, 'a verdict changed after a report and no report told the cloud within 8 s').toBeLessThan(8_000);
+            // Within the schedule's minute: a cloud's back-off may hold the report a verdict wakes (the wake's own bound is
+            // test/agent/verdict-wake.test.ts's).
+            expect(waited, 'a verdict changed after a report and no report told the cloud within a minute').toBeLessThan(65_000);
             await bed.advance(500, 500);
           }
           const body = cloud.bodies.at(-1)!.body.devices.filter((d) => d.status !== 'UNPLUGGED');
