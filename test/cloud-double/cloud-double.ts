@@ -59,6 +59,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** What the double did with it; set once decided (before a delayed or trickled answer is sent). */
   answer?: { status?: number; fault?: FaultKind };
+  /** Epoch ms when it was decided: a delayed report is stored then, not when it arrived. */
+  decidedAt?: number;
 }
 
 export type FaultKind = 'status' | 'reset' | 'html' | 'garbage' | 'empty' | 'delay' | 'cut';
@@ -422,6 +424,7 @@ export class CloudDouble {
 
   private decide(record: RecordedRequest, answer: RecordedRequest['answer']): void {
     record.answer = { ...record.answer, ...answer };
+    record.decidedAt ??= Date.now();
     for (const waiter of [...this.waiters]) waiter();
   }
 

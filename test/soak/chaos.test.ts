@@ -313,6 +313,14 @@ afterAll(async () => {
 const controlBound = (seconds: number): number => 0.01 + (adbRestarts * 2 * 250) / 1000 / seconds;
 let adbRestarts = 0;
 
+/** The report whose answer is the cloud's word at `at`: the last decided by then, or never decided and sent by then. */
+function lastWord(puts: readonly RecordedRequest[], at: number): RecordedRequest | undefined {
+  const when = (r: RecordedRequest) => r.decidedAt ?? r.receivedAt;
+  let word: RecordedRequest | undefined;
+  for (const r of puts) if (when(r) <= at && (word === undefined || when(r) >= when(word))) word = r;
+  return word;
+}
+
 function lifeOf(serial: string, from: number, to: number): { in: number; out: Map<string, number> } {
   let seconds = 0;
   const out = new Map<string, number>();
@@ -323,19 +331,19 @@ function lifeOf(serial: string, from: number, to: number): { in: number; out: Ma
     const at = life[i]!.at;
     let now = life[i]!.of.get(serial);
     if (now === undefined) continue;
-    // The cloud does not hear the host: the last report it was sent was not taken (a 503, a 429, a 422, a reset, one
-    // never answered), from when it was sent until one is. Read from the reports' final answers: a report in flight that
-    // the cloud then takes (a slow cloud's) has not failed.
+    // The cloud does not hear the host: the last report it decided on was not taken (a 503, a 429, a 422, a reset), until
+    // one is. A report in flight changes nothing until the cloud decides (a slow cloud's, stored when it answers); one
+    // never answered failed from when it was sent, as the agent counts it.
     if (now === 'in') {
-      const lastPut = puts.findLast((r) => r.receivedAt <= at);
-      if (lastPut && !took(lastPut)) now = 'cloud';
+      const word = lastWord(puts, at);
+      if (word && !took(word)) now = 'cloud';
     }
     if (now !== 'in' && now !== 'carry') {
       cause = now;
       causeEnded = life[i + 1]?.at ?? at;
     } else if (now === 'carry') {
-      const lastPut = puts.findLast((r) => r.receivedAt <= at);
-      now = lastPut && lastPut.receivedAt >= causeEnded && !took(lastPut) ? 'cloud' : cause;
+      const word = lastWord(puts, at);
+      now = word && word.receivedAt >= causeEnded && !took(word) ? 'cloud' : cause;
     }
     const start = Math.max(from, at);
     const end = Math.min(to, life[i + 1]?.at ?? to);
