@@ -149,17 +149,17 @@ describe('the USB layer in the daemon', () => {
     const agent = bed.run(env);
     const VERDICT = (n: number): string =>
       `port 1-1.4.2: ${n} enumeration failures today and yesterday (UTC) with 3 different phones: the cable or the hub port, not the phone`;
-    const line = await agent.waitForLog((l) => String(l.msg).startsWith('port 1-1.4.2:'), 15_000);
+    const line = await agent.waitForLog((l) => String(l.msg).startsWith('port 1-1.4.2:'), 30_000);
     expect(line).toMatchObject({ level: 'warn', msg: VERDICT(6), layer: 'port', subject: '1-1.4.2', ports: ['1-1.4.2'] });
     await cloud.waitForPut(
       reported('PORTC003', (d) => d.message?.includes(`USB: ${VERDICT(6)}`) === true),
-      15_000,
+      30_000,
     );
     // The port fails once more: the evidence grows, the verdict is the same one and is not logged again.
     appendFileSync(kernelLog, `${record('usb 1-1.4.2: device descriptor read/64, error -71')}\n`);
     const grown = await cloud.waitForPut(
       reported('PORTC003', (d) => d.message?.includes(`USB: ${VERDICT(7)}`) === true),
-      15_000,
+      30_000,
     );
     await cloud.waitForPut((r) => r.receivedAt > grown.receivedAt && reported('PORTC003', () => true)(r), 10_000);
     expect(linesStarting(agent, 'port 1-1.4.2:')).toHaveLength(1);
@@ -202,11 +202,11 @@ describe('the USB layer in the daemon', () => {
     const env = { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
     const agent = bed.run(env);
     const VERDICT = 'hub 1-1: all 3 of its ports (1-1.1, 1-1.2, 1-1.3) failed within 10 min today and yesterday (UTC): the hub or its power supply';
-    const line = await agent.waitForLog((l) => String(l.msg).startsWith('hub 1-1:'), 15_000);
+    const line = await agent.waitForLog((l) => String(l.msg).startsWith('hub 1-1:'), 30_000);
     expect(line).toMatchObject({ level: 'warn', msg: VERDICT, layer: 'hub', subject: '1-1', ports: ['1-1.1', '1-1.2', '1-1.3'] });
     const put = await cloud.waitForPut(
       (r) => Object.values(phones).every((serial) => reported(serial, (d) => d.message?.includes(`USB: ${VERDICT}`) === true)(r)),
-      15_000,
+      30_000,
     );
     await cloud.waitForPut((r) => r.receivedAt > put.receivedAt, 10_000);
     // One line for the hub: none per port, per phone or for the controller.
@@ -462,8 +462,8 @@ describe('the USB layer in the daemon', () => {
     const agent = bed.run(env);
     const VERDICT =
       'hub 1-1.2.4: all 4 of its ports (1-1.2.4.1, 1-1.2.4.2, 1-1.2.4.3, 1-1.2.4.4) failed within 10 min today and yesterday (UTC): the hub or its power supply';
-    await agent.waitForLog((l) => l.msg === VERDICT, 15_000);
-    await cloud.waitForPut((r) => [0, 1, 2, 3].every((i) => reported(`HUB4P00${i}`, (d) => d.message?.includes(`USB: ${VERDICT}`) === true)(r)), 15_000);
+    await agent.waitForLog((l) => l.msg === VERDICT, 30_000);
+    await cloud.waitForPut((r) => [0, 1, 2, 3].every((i) => reported(`HUB4P00${i}`, (d) => d.message?.includes(`USB: ${VERDICT}`) === true)(r)), 30_000);
     const metrics = await scrapeMetrics(agent);
     for (const port of ports) expect(metrics).toContain(`device_agent_usb_port_failures_total{port="${port}",kind="hub_port_error"} 3`);
     expect(metrics).toContain('device_agent_usb_verdicts{layer="hub"} 1');
@@ -503,14 +503,14 @@ describe('the USB layer in the daemon', () => {
     await plugAt('DEADC001', '1-1.2');
     const env = { ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: kernelLog, DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, DEVICE_AGENT_STATE_DIR: stateDirOf(), ...FAST };
     const agent = bed.run(env);
-    const line = await agent.waitForLog((l) => String(l.msg).startsWith('controller 0000:01:00.0:'), 15_000);
+    const line = await agent.waitForLog((l) => String(l.msg).startsWith('controller 0000:01:00.0:'), 30_000);
     expect(line.msg).toBe(
       'controller 0000:01:00.0: the kernel found it dead once ("WARNING: Host System Error") today and yesterday (UTC); ' +
         "the 8 failure lines under it after its death are that death's consequences, not counted: the host controller, not the phones or hubs on it",
     );
     const put = await cloud.waitForPut(
       reported('DEADC001', (d) => d.message?.includes('USB: controller 0000:01:00.0') === true),
-      15_000,
+      30_000,
     );
     expect(devicesOf(put).find((d) => d.udid === 'DEADC001')!.message).not.toMatch(/out of devices or bandwidth|controller limit/);
     const metrics = await scrapeMetrics(agent);
