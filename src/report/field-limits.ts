@@ -75,7 +75,7 @@ export function boundDevice(info: DeviceInfo): Bounded {
     if (!clipped.includes(path)) clipped.push(path);
   };
   const text = (path: string, value: unknown) => {
-    if (typeof value !== 'string' || !(path in STRING_LIMITS)) return value;
+    if (typeof value !== 'string' || !Object.hasOwn(STRING_LIMITS, path)) return value;
     const limit = STRING_LIMITS[path as keyof typeof STRING_LIMITS];
     if (length(value) <= limit) return value;
     if (path === 'message') return withinMessage(value);
@@ -84,7 +84,7 @@ export function boundDevice(info: DeviceInfo): Bounded {
   };
   const list = <T>(path: string, items: T[]) => {
     const limit = LIST_LIMITS[path as keyof typeof LIST_LIMITS];
-    if (limit === undefined || items.length <= limit) return items;
+    if (!Object.hasOwn(LIST_LIMITS, path) || items.length <= limit) return items;
     note(path);
     return items.slice(0, limit);
   };
