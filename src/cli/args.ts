@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { closest, didYouMean } from '../config/suggest.js';
 import type { PhoneLevel } from '../doctor/checklist.js';
-import { allFlags, COMMAND_NAMES, COMMANDS, helpFlag, isCommand, versionFlag, type CommandName, type FlagSpec } from './commands.js';
+import { allFlags, COMMAND_NAMES, COMMANDS, helpFlag, isCommand, versionFlag, type CommandName } from './commands.js';
 
 export type Command = CommandName | 'help' | 'version';
 
@@ -34,15 +34,9 @@ export class UsageError extends Error {
   }
 }
 
-interface Given {
-  flag: FlagSpec;
-  /** As typed: --dry-run, -h. */
-  spelled: string;
-  value?: string;
-}
-
 export function parseCli(argv: readonly string[]): CliArgs {
   const positionals: string[] = [];
+  /** `spelled` as typed: --dry-run, -h. */
   const raw: Array<{ spelled: string; value?: string }> = [];
   const { tokens } = parseArgs({ args: [...argv], options: parserOptions(), strict: false, allowPositionals: true, tokens: true });
   for (const token of tokens) {
@@ -62,15 +56,14 @@ export function parseCli(argv: readonly string[]): CliArgs {
       : first === 'help' && positionals[1] !== undefined && isCommand(positionals[1])
         ? positionals[1]
         : undefined;
-  const given: Given[] = [];
-  for (const r of raw) {
+  const given = raw.map((r) => {
     const flag = findFlag(r.spelled);
     if (!flag) {
       const candidates = (named ? COMMANDS[named].flags : allFlags()).map((f) => `--${f.name}`);
       throw new UsageError(`unknown flag ${r.spelled}${didYouMean(closest(r.spelled, candidates, '--'))}`, named);
     }
-    given.push({ flag, spelled: r.spelled, value: r.value });
-  }
+    return { flag, ...r };
+  });
 
   let command: CommandName | undefined;
   let helpFor: CommandName | undefined;
@@ -109,30 +102,22 @@ export function parseCli(argv: readonly string[]): CliArgs {
         throw new UsageError(`${spelled} ${value}: must be one of ${flag.oneOf.join(', ')}${didYouMean(closest(value, flag.oneOf))}`, command);
       }
     }
-    switch (flag.name) {
-      case 'config':
-        args.configPath = value;
-        break;
-      case 'dry-run':
-        args.dryRun = true;
-        break;
-      case 'json':
-        args.json = true;
-        break;
-      case 'log-level':
-        args.logLevel = value;
-        break;
-      case 'log-format':
-        args.logFormat = value;
-        break;
-      case 'phones':
-        // Checked against the flag's oneOf above.
-        args.phones = value as PhoneLevel;
-        break;
-    }
+    // A value was checked against the flag's oneOf above (--phones).
+    const field = FIELD_OF[flag.name];
+    if (field) Object.assign(args, { [field]: value ?? true });
   }
   return args;
 }
+
+/** The field of CliArgs each flag sets: to its value, or true for a flag without one. */
+const FIELD_OF: Record<string, keyof CliArgs> = {
+  config: 'configPath',
+  'dry-run': 'dryRun',
+  json: 'json',
+  'log-level': 'logLevel',
+  'log-format': 'logFormat',
+  phones: 'phones',
+};
 
 /** Every flag as util.parseArgs declares it: those with a value take the next word (or =value), the others none. */
 function parserOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {

@@ -11,8 +11,7 @@ import { idOfFileName, incidentFrom, INCIDENT_MAX_BYTES, INCIDENTS_DIR, type Inc
 import { readStateFile } from '../util/atomic-file.js';
 import { EXIT, type ExitCode } from './commands.js';
 import type { Setup } from './setup.js';
-
-const iso = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+import { utcText } from '../util/clock.js';
 
 export function incidents(
   setup: Setup,
@@ -56,7 +55,11 @@ export function incidents(
     files.push({ file: name, ...incident });
   }
   if (json) {
-    const rows = files.map((f) => ({ ...f, at: iso(f.at), events: phone === undefined ? f.events.length : f.events.map((e) => ({ ...e, at: iso(e.at) })) }));
+    const rows = files.map((f) => ({
+      ...f,
+      at: utcText(f.at),
+      events: phone === undefined ? f.events.length : f.events.map((e) => ({ ...e, at: utcText(e.at) })),
+    }));
     stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return EXIT.ok;
   }
@@ -65,9 +68,9 @@ export function incidents(
     return EXIT.ok;
   }
   for (const f of files) {
-    stdout.write(`${iso(f.at)}  ${f.serial}${f.udid !== undefined && f.udid !== f.serial ? ` (${f.udid})` : ''}  ${f.kind}  ${f.cause}\n`);
+    stdout.write(`${utcText(f.at)}  ${f.serial}${f.udid !== undefined && f.udid !== f.serial ? ` (${f.udid})` : ''}  ${f.kind}  ${f.cause}\n`);
     if (phone === undefined) continue;
-    for (const e of f.events) stdout.write(`  ${iso(e.at)}  ${e.kind.padEnd(10)} ${e.text}\n`);
+    for (const e of f.events) stdout.write(`  ${utcText(e.at)}  ${e.kind.padEnd(10)} ${e.text}\n`);
     stdout.write(`  (${join(dir, f.file)})\n`);
   }
   return EXIT.ok;

@@ -28,6 +28,7 @@ import { keptState, stillRuns } from '../status/endpoint-state.js';
 import { readStateFile, writeAtomically } from '../util/atomic-file.js';
 import { EXIT, type ExitCode } from './commands.js';
 import type { Setup } from './setup.js';
+import { utcText } from '../util/clock.js';
 
 /** How long `release` waits for the running daemon to take its request: it looks every second; a loaded host, a few. */
 export const RELEASE_WAIT_MS = 10_000;
@@ -49,8 +50,6 @@ function kept(dir: string): Map<string, QuarantineEntry> | string {
   if (text === undefined) return new Map();
   return quarantineFileFrom(text) ?? `${file} is not a quarantine file the agent wrote; the daemon replaces it at its next change`;
 }
-
-const iso = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export async function quarantine(
   setup: Setup,
@@ -77,8 +76,8 @@ export async function quarantine(
       const rows = held.map(([udid, e]) => ({
         udid,
         serial: e.serial,
-        since: iso(e.since),
-        until: iso(e.until),
+        since: utcText(e.since),
+        until: utcText(e.until),
         layer: e.layer,
         reason: e.reason,
         evidence: e.evidence ?? [],
@@ -93,7 +92,7 @@ export async function quarantine(
     }
     for (const [udid, e] of held) {
       stdout.write(
-        `${e.serial}${udid !== e.serial ? ` (${udid})` : ''}: since ${iso(e.since)} until ${iso(e.until)}, ${e.reason ?? 'kept failing'}${e.layer ? `, blamed on its ${e.layer}` : ''}\n`,
+        `${e.serial}${udid !== e.serial ? ` (${udid})` : ''}: since ${utcText(e.since)} until ${utcText(e.until)}, ${e.reason ?? 'kept failing'}${e.layer ? `, blamed on its ${e.layer}` : ''}\n`,
       );
       for (const line of e.evidence ?? []) stdout.write(`  ${line}\n`);
       if (e.incident) stdout.write(`  history: device-agent incidents ${e.serial}\n`);

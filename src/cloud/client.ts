@@ -55,13 +55,6 @@ export interface CredentialCheck {
   privateDevices: number | undefined;
 }
 
-interface HttpAnswer {
-  status: number;
-  contentType: string;
-  date: string | undefined;
-  body: string;
-}
-
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MIN_ATTEMPT_MS = 5_000;
 
@@ -119,7 +112,7 @@ export class CloudClient {
     const ended = systemClock.wall();
     const parsed = parseJsonObject(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
-    const date = Date.parse(res.date ?? '');
+    const date = Date.parse(res.headers.date ?? '');
     const serverDate = Number.isNaN(date) ? undefined : date;
     const list = parsed.value.privateDevices;
     return {
@@ -168,7 +161,7 @@ export class CloudClient {
     method: 'GET' | 'PUT',
     path: string,
     opts: { body?: string; signal?: AbortSignal; allow404?: boolean; deadline?: number },
-  ): Promise<HttpAnswer> {
+  ) {
     const timeoutMs = this.attemptTimeout(opts.deadline);
     const headers: Record<string, string> = {
       Authorization: this.authHeader(),
@@ -204,12 +197,7 @@ export class CloudClient {
       const fromProxy = res.status === 407 ? challenges : challengeSchemes(res.headers['www-authenticate']);
       throw new CloudProxyError(operation, context.proxy.label, explainStatus(context, res.status, res.statusMessage, fromProxy), { status: res.status });
     }
-    const answer: HttpAnswer = {
-      status: res.status,
-      contentType: String(res.headers['content-type'] ?? ''),
-      date: res.headers.date,
-      body: res.body,
-    };
+    const answer = { ...res, contentType: String(res.headers['content-type'] ?? '') };
     if (answer.status === 404 && opts.allow404) return answer;
     switch (classifyStatus(answer.status)) {
       case 'success':

@@ -3,14 +3,10 @@
 
 import type { FailedDevice } from './types.js';
 import { compareStrings } from '../util/compare.js';
-import { backoffBound } from '../util/backoff.js';
+import { backoffBound, type BackoffPolicy } from '../util/backoff.js';
 
-export interface FailedDevicePolicyOptions {
-  /** Wait before the first retry of a failed device (default 30 s). */
-  initialBackoffMs?: number;
-  /** Cap of the doubling backoff (default 30 min). */
-  maxBackoffMs?: number;
-}
+/** A failed device's retries: 30 s after the first refusal, doubling up to 30 min. */
+const RETRY: BackoffPolicy = { firstMs: 30_000, maxMs: 30 * 60_000 };
 
 interface FailedDeviceState {
   udid: string;
@@ -37,7 +33,7 @@ export class FailedDevicePolicy {
    */
   private readonly entries = new Map<string, FailedDeviceState & { seenMessages: Set<string> }>();
 
-  constructor(private readonly options: FailedDevicePolicyOptions = {}) {}
+  constructor(private readonly retry = RETRY) {}
 
   /** Records the answer to a delivered report that carried `sentUdids`. */
   record(sentUdids: readonly string[], failed: readonly FailedDevice[], now: number): RecordResult {
@@ -102,8 +98,7 @@ export class FailedDevicePolicy {
   }
 
   private backoff(attempts: number) {
-    const { initialBackoffMs = 30_000, maxBackoffMs = 30 * 60_000 } = this.options;
-    return backoffBound(Math.max(1, attempts), { firstMs: initialBackoffMs, maxMs: maxBackoffMs });
+    return backoffBound(Math.max(1, attempts), this.retry);
   }
 }
 

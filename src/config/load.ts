@@ -169,7 +169,19 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
   if (!isPlainObject(data)) throw new ConfigError(label, `${path} must hold a JSON object`);
   const old = new Map<string, unknown>();
   const own = new Map<string, unknown>();
-  flatten(data, '', own, path, errors, old);
+  const flatten = (obj: Record<string, unknown>, prefix: string) => {
+    for (const [k, v] of Object.entries(obj)) {
+      const key = prefix + k;
+      if (Object.hasOwn(schema, key)) own.set(key, v);
+      else if (Object.hasOwn(MOVED_SETTINGS, key)) old.set(key, v);
+      else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.');
+      else {
+        const hint = didYouMean(closest(key, fileNames)) || `; every setting is listed in ${docPath('docs/reference/configuration.md')}`;
+        errors.push(new ConfigError(key, `unknown setting in ${path}${hint}`));
+      }
+    }
+  };
+  flatten(data, '');
   for (const [key, value] of own) flat.set(key, value);
   // A moved key still works, with a warning; the new key in the same file wins.
   for (const [key, value] of old) {
@@ -190,19 +202,6 @@ function refuseUntrusted(path: string, stat: Stats, label: string) {
 
 // Group names ("health") and keys, the names a file may use.
 const fileNames = [...new Set(Object.keys(schema).flatMap((key) => key.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))];
-
-function flatten(obj: Record<string, unknown>, prefix: string, flat: Map<string, unknown>, path: string, errors: ConfigError[], moved: Map<string, unknown>) {
-  for (const [k, v] of Object.entries(obj)) {
-    const key = prefix + k;
-    if (Object.hasOwn(schema, key)) flat.set(key, v);
-    else if (Object.hasOwn(MOVED_SETTINGS, key)) moved.set(key, v);
-    else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.', flat, path, errors, moved);
-    else {
-      const hint = didYouMean(closest(key, fileNames)) || `; every setting is listed in ${docPath('docs/reference/configuration.md')}`;
-      errors.push(new ConfigError(key, `unknown setting in ${path}${hint}`));
-    }
-  }
-}
 
 function fromEnv(name: string, raw: string, field: Field): unknown {
   switch (field.type) {

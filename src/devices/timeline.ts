@@ -207,14 +207,6 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   verdictBy<D>(udid: string, owner: VerdictKey<D>) {
     return this.verdicts.get(udid)?.get(owner.name)?.verdict as Judged<D> | undefined;
   }
-
-  /** The phones an owner has a verdict on, with it. */
-  judged<D>(owner: VerdictKey<D>): Array<[udid: string, verdict: Judged<D>]> {
-    return [...this.verdicts].flatMap(([udid, mine]) => {
-      const v = mine.get(owner.name);
-      return v ? [[udid, v.verdict as Judged<D>] as [string, Judged<D>]] : [];
-    });
-  }
 }
 
 function sameVerdict(a: Verdict | undefined, b: Verdict | undefined) {

@@ -108,27 +108,22 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
   const features = options.features ?? [];
   const reads = new Set(features.flatMap((f) => f.reads ?? []));
-  const battery = reads.has('battery');
-  const readiness = reads.has('readiness');
-  const wear = reads.has('wear');
   const service = options.service;
   const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
-    ...(await deviceFacts(adb, service, device, hidden, options.shellTimeoutMs, { battery, readiness, wear })),
+    ...(await deviceFacts(adb, service, device, hidden, options.shellTimeoutMs, reads)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
   // The phones as the features read them: the battery and the readiness sections parsed by the platform.
-  const phones: DoctorPhone[] = facts.map((f) => ({
-    serial: f.serial,
-    state: f.state,
-    ...(f.unread !== undefined && { unread: f.unread }),
-    ...(f.usb !== undefined && { usb: f.usb }),
-    ...(f.battery !== undefined && { battery: service.battery(f.battery) }),
-    ...(f.readiness && {
-      readiness: { reading: service.parseReadiness(f.readiness.text), ...(f.readiness.brand !== undefined && { brand: f.readiness.brand }) },
-    }),
-    ...(f.wear && { wear: f.wear }),
-    ...(f.udid !== undefined && { udid: f.udid }),
+  const phones = facts.map(({ serial, state, unread, usb, battery, readiness, wear, udid }): DoctorPhone => ({
+    serial,
+    state,
+    unread,
+    usb,
+    battery: battery === undefined ? undefined : service.battery(battery),
+    readiness: readiness && { reading: service.parseReadiness(readiness.text), brand: readiness.brand },
+    wear,
+    udid,
   }));
   return [
     ...items,
@@ -144,9 +139,9 @@ async function deviceFacts(
   device: ListedDevice,
   hidden: Set<string>,
   timeoutMs: number,
-  reads: { battery: boolean; readiness: boolean; wear: boolean },
+  reads: ReadonlySet<string>,
 ): Promise<PhoneFacts> {
-  const { battery, readiness, wear } = reads;
+  const [battery, readiness, wear] = ['battery', 'readiness', 'wear'].map((r) => reads.has(r));
   const facts: PhoneFacts = { serial: device.serial, state: device.state };
   // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
   const judgeHidden = (udid: string) => {

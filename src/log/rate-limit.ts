@@ -36,12 +36,8 @@ export interface Summary {
 interface CauseState {
   /** Times of the lines let through, within the last window; oldest first. */
   admitted: number[];
-  suppressed: number;
-  firstSuppressedAt: number;
-  subjects: Set<string>;
-  moreSubjects: number;
-  example: string;
-  level: string;
+  /** What its next summary says, from the first line held back; none while nothing is. */
+  held?: Omit<Summary, 'cause' | 'subjects'> & { subjects: Set<string> };
 }
 
 export class LineRateLimiter {
@@ -56,25 +52,22 @@ export class LineRateLimiter {
   admit(cause: string, now: number, line: { subject?: string; text?: string; level?: string } = {}) {
     const { burst, windowMs, maxSubjects } = this.options;
     let state = this.causes.get(cause);
-    if (!state) {
-      state = { admitted: [], suppressed: 0, firstSuppressedAt: 0, subjects: new Set(), moreSubjects: 0, example: '', level: 'info' };
-      this.causes.set(cause, state);
-    }
+    if (!state) this.causes.set(cause, (state = { admitted: [] }));
     while (state.admitted.length && state.admitted[0]! <= now - windowMs) state.admitted.shift();
     // A summary still owed goes out before any new line of its cause: the lines let through again must not overtake the
     // count of those held back.
-    if (state.admitted.length < burst && state.suppressed === 0) {
+    if (state.admitted.length < burst && !state.held) {
       state.admitted.push(now);
       return true;
     }
-    if (state.suppressed === 0) state.firstSuppressedAt = now;
-    state.suppressed++;
-    if (line.subject !== undefined && !state.subjects.has(line.subject)) {
-      if (state.subjects.size < maxSubjects) state.subjects.add(line.subject);
-      else state.moreSubjects++;
+    const held = (state.held ??= { suppressed: 0, since: now, subjects: new Set(), moreSubjects: 0, example: '', level: 'info' });
+    held.suppressed++;
+    if (line.subject !== undefined && !held.subjects.has(line.subject)) {
+      if (held.subjects.size < maxSubjects) held.subjects.add(line.subject);
+      else held.moreSubjects++;
     }
-    if (line.text !== undefined) state.example = line.text;
-    if (line.level !== undefined && severity(line.level) >= severity(state.level)) state.level = line.level;
+    if (line.text !== undefined) held.example = line.text;
+    if (line.level !== undefined && severity(line.level) >= severity(held.level)) held.level = line.level;
     return false;
   }
 
@@ -85,8 +78,9 @@ export class LineRateLimiter {
   due(now: number): Summary[] {
     const out: Summary[] = [];
     for (const [cause, state] of this.causes) {
-      if (state.suppressed > 0 && now >= state.firstSuppressedAt + this.options.windowMs) out.push(this.summarise(cause, state));
-      else if (state.suppressed === 0 && (state.admitted.length === 0 || state.admitted[state.admitted.length - 1]! <= now - this.options.windowMs)) {
+      if (state.held) {
+        if (now >= state.held.since + this.options.windowMs) out.push(this.summarise(cause, state));
+      } else if (state.admitted.length === 0 || state.admitted.at(-1)! <= now - this.options.windowMs) {
         // Quiet for a whole window: nothing of it is needed any more.
         this.causes.delete(cause);
       }
@@ -97,16 +91,16 @@ export class LineRateLimiter {
   /** Every summary still owed, due or not (the process is about to end). */
   drain(): Summary[] {
     const out: Summary[] = [];
-    for (const [cause, state] of this.causes) if (state.suppressed > 0) out.push(this.summarise(cause, state, false));
+    for (const [cause, state] of this.causes) if (state.held) out.push(this.summarise(cause, state, false));
     return out;
   }
 
   /** When the next summary is due; undefined when none is owed. */
   nextDueAt() {
     let next: number | undefined;
-    for (const state of this.causes.values()) {
-      if (state.suppressed === 0) continue;
-      const at = state.firstSuppressedAt + this.options.windowMs;
+    for (const { held } of this.causes.values()) {
+      if (!held) continue;
+      const at = held.since + this.options.windowMs;
       if (next === undefined || at < next) next = at;
     }
     return next;
@@ -118,24 +112,12 @@ export class LineRateLimiter {
   }
 
   private summarise(cause: string, state: CauseState, windowOver = true): Summary {
-    const summary: Summary = {
-      cause,
-      suppressed: state.suppressed,
-      since: state.firstSuppressedAt,
-      subjects: [...state.subjects],
-      moreSubjects: state.moreSubjects,
-      example: state.example,
-      level: state.level,
-    };
-    state.suppressed = 0;
-    state.subjects = new Set();
-    state.moreSubjects = 0;
-    state.example = '';
-    state.level = 'info';
+    const held = state.held!;
+    state.held = undefined;
     // Every line let through before it is a window old (it came before the first one held back), so a new window starts
     // with the summary, which counts as its cause's line: burst + 1 lines in any window at most.
     if (windowOver) state.admitted = [];
-    return summary;
+    return { cause, ...held, subjects: [...held.subjects] };
   }
 }
 

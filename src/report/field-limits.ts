@@ -71,75 +71,41 @@ export function boundDevice(info: DeviceInfo): Bounded {
     }
   }
   const clipped: string[] = [];
-  const text = (path: keyof typeof STRING_LIMITS, value: unknown) => {
-    if (typeof value !== 'string') return value;
-    const limit = STRING_LIMITS[path];
+  const note = (path: string) => {
+    if (!clipped.includes(path)) clipped.push(path);
+  };
+  const text = (path: string, value: unknown) => {
+    if (typeof value !== 'string' || !Object.hasOwn(STRING_LIMITS, path)) return value;
+    const limit = STRING_LIMITS[path as keyof typeof STRING_LIMITS];
     if (length(value) <= limit) return value;
     if (path === 'message') return withinMessage(value);
-    if (!clipped.includes(path)) clipped.push(path);
+    note(path);
     return clip(value, limit);
   };
-  const list = <T>(path: keyof typeof LIST_LIMITS, items: T[]) => {
-    if (items.length <= LIST_LIMITS[path]) return items;
-    clipped.push(path);
-    return items.slice(0, LIST_LIMITS[path]);
+  const list = <T>(path: string, items: T[]) => {
+    const limit = LIST_LIMITS[path as keyof typeof LIST_LIMITS];
+    if (!Object.hasOwn(LIST_LIMITS, path) || items.length <= limit) return items;
+    note(path);
+    return items.slice(0, limit);
   };
-
-  const out: Record<string, unknown> = { ...info };
-  for (const key of Object.keys(out)) {
-    if (key in STRING_LIMITS) out[key] = text(key as keyof typeof STRING_LIMITS, out[key]);
-  }
-  if (Array.isArray(info.installedBrowsers)) {
-    out.installedBrowsers = list('installedBrowsers', info.installedBrowsers).map((b) => ({ ...b, name: text('installedBrowsers.name', b.name) }));
-  }
-  if (info.networkReachability) {
-    const r = info.networkReachability;
-    out.networkReachability = {
-      ...r,
-      host: text('networkReachability.host', r.host),
-      status: text('networkReachability.status', r.status),
-      ipAddress: text('networkReachability.ipAddress', r.ipAddress),
-    };
-  }
-  if (info.battery) {
-    const b = info.battery;
-    out.battery = {
-      ...b,
-      status: text('battery.status', b.status),
-      health: text('battery.health', b.health),
-      technology: text('battery.technology', b.technology),
-      percentage: text('battery.percentage', b.percentage),
-    };
-  }
-  if (info.telephony) {
-    const t = info.telephony;
-    out.telephony = {
-      ...t,
-      mobileDataState: text('telephony.mobileDataState', t.mobileDataState),
-      ...(Array.isArray(t.carriersInfo) && {
-        carriersInfo: list('telephony.carriersInfo', t.carriersInfo).map((c) => ({
-          ...c,
-          imei: text('telephony.carriersInfo.imei', c.imei),
-          meid: text('telephony.carriersInfo.meid', c.meid),
-          iccid: text('telephony.carriersInfo.iccid', c.iccid),
-        })),
-      }),
-    };
-  }
-  if (info.adbTunnelInfo) {
+  // Each value by its path in DeviceInfo (a list's items by the list's).
+  const walk = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) return list(path, value).map((v) => walk(v, path));
+    if (typeof value !== 'object' || value === null) return text(path, value);
+    const entries = Object.entries(value);
+    if (path !== 'adbTunnelInfo') return Object.fromEntries(entries.map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]));
     // Scalars only: a nested object from a phone has no limit of its own.
-    const entries = list('adbTunnelInfo', Object.entries(info.adbTunnelInfo)).flatMap(([k, v]): Array<[string, unknown]> => {
-      if (typeof v === 'object' && v !== null) {
-        if (!clipped.includes('adbTunnelInfo')) clipped.push('adbTunnelInfo');
+    return Object.fromEntries(
+      list(path, entries).flatMap(([k, v]) => {
+        if (typeof v !== 'object' || v === null) return [[text('adbTunnelInfo.key', k), text('adbTunnelInfo.value', v)]];
+        note(path);
         return [];
-      }
-      return [[String(text('adbTunnelInfo.key', k)), text('adbTunnelInfo.value', v)]];
-    });
-    out.adbTunnelInfo = Object.fromEntries(entries);
-  }
+      }),
+    );
+  };
+  const out = walk(info, '') as DeviceInfo;
   if (!clipped.length && out.message === info.message) return { info, clipped };
-  // Undefined fields the copies above made stay out of the JSON as before.
-  return { info: out as unknown as DeviceInfo, clipped };
+  return { info: out, clipped };
 }
 
 /** A sentence for the device's message: which of its values were clipped. */

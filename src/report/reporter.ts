@@ -70,10 +70,8 @@ export class Reporter {
   private quiet: { count: number; since: number } | undefined;
   private lastFailed = false;
   private deliveredBefore = false;
-  /** What the reports in flight wait for now: sources collecting (a count each), the host's figures, the PUT. */
-  private readonly collecting = new Map<DeviceSource, number>();
-  private machinePending = 0;
-  private putting = 0;
+  /** What the reports in flight wait for now, a count each: sources collecting, the host's figures, the PUT. */
+  private readonly pending = new Map<DeviceSource | 'machine' | 'put', number>();
   /** hiddenDevices entries no device has, said after the first complete listing. */
   private readonly hidden: HiddenDevicesCheck;
 
@@ -99,8 +97,7 @@ export class Reporter {
     const runs = await Promise.all(
       deps.sources.map((s) =>
         this.while(
-          () => this.collecting.set(s, (this.collecting.get(s) ?? 0) + 1),
-          () => this.collecting.set(s, this.collecting.get(s)! - 1),
+          s,
           execute(s, request, {
             registry: deps.registry,
             presence: deps.registry.presence,
@@ -158,7 +155,7 @@ export class Reporter {
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     const unseen = new Set(kept.filter((c) => c.reason.kind === UNLISTED.kind).map((c) => c.info.udid));
-    return { devices, answered: runs.every((r) => r.ok), unseen };
+    return { devices, answered: answeredAll, unseen };
   }
 
   /** The source of a device the cloud was told of, by its platform's name; none when its platform runs no source now. */
@@ -195,11 +192,7 @@ export class Reporter {
   private async body(plan: ReportPlan): Promise<{ body: ReportBody; complete: boolean; answered: boolean }> {
     const [{ devices, answered, unseen }, machine] = await Promise.all([
       this.collect(plan.request, plan.complete),
-      this.while(
-        () => this.machinePending++,
-        () => this.machinePending--,
-        this.deps.machine.collect(),
-      ),
+      this.while('machine', this.deps.machine.collect()),
     ]);
     // A source that did not answer lists nothing: none of its devices is gone.
     const complete = plan.complete && answered;
@@ -228,8 +221,7 @@ export class Reporter {
       // Too large for the cloud (413): sent in parts, not whole again forever.
       sentAt = deps.clock.monotonic();
       const { answer } = await this.while(
-        () => this.putting++,
-        () => this.putting--,
+        'put',
         putSplitting(deps.cloud, body, { deadline: plan.deadline, signal }, deps.logger, {
           size: this.partSize,
           now: deps.clock.monotonic(),
@@ -280,29 +272,30 @@ export class Reporter {
   /** What a report in flight waits for now (the cloud, named devices' inventories, the host's figures), for the shutdown line. */
   waitingOn() {
     const { deps } = this;
-    if (this.putting > 0) {
+    if (this.pending.get('put')) {
       const at = deps.cloud.host === undefined ? 'the cloud' : deps.cloud.host;
       return `the cloud's answer to PUT /devices at ${at} (check that this host reaches it: device-agent doctor)`;
     }
     const waits: string[] = [];
-    for (const [source, n] of this.collecting) {
-      if (n <= 0) continue;
+    for (const source of deps.sources) {
+      if (!this.pending.get(source)) continue;
       const probing = deps.registry.list(source.platform).filter((r) => r.probing);
       const who = probing.map((r) => (r.udid === undefined || r.udid === r.serial ? r.serial : `${r.udid} (${r.serial})`));
       waits.push(
         who.length === 0
           ? `the ${source.platform} devices from ${source.label} (check it answers: device-agent doctor)`
-          : `the inventory of ${namesOf(who)} from ${source.label} (a slow or hung phone: see device-agent list; replug or reboot it if this lasts)`,
+          : `the inventory of ${namesOf(who, 5)} from ${source.label} (a slow or hung phone: see device-agent list; replug or reboot it if this lasts)`,
       );
     }
-    if (this.machinePending > 0) waits.push("the host's own figures (CPU, memory, disks: a hung mount or /proc read on this host)");
+    if (this.pending.get('machine')) waits.push("the host's own figures (CPU, memory, disks: a hung mount or /proc read on this host)");
     return waits.length === 0 ? undefined : waits.join('; and ');
   }
 
-  /** Runs `during` bracketed by `enter` and `leave`: what waitingOn reads. */
-  private while<T>(enter: () => unknown, leave: () => unknown, during: Promise<T>) {
-    enter();
-    return during.finally(() => leave());
+  /** Counts `during` as pending on `on` while it runs: what waitingOn reads. */
+  private while<T>(on: DeviceSource | 'machine' | 'put', during: Promise<T>) {
+    const add = (n: number) => this.pending.set(on, (this.pending.get(on) ?? 0) + n);
+    add(1);
+    return during.finally(() => add(-1));
   }
 
   private quietReport(fields: { devices: number; unplugged: number; failedDevices: number }) {
@@ -321,10 +314,10 @@ export class Reporter {
   }
 }
 
-/** At most 5 names, then how many more. */
-function namesOf(names: string[]) {
-  const shown = names.slice(0, 5).join(', ');
-  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
+/** At most `max` names, then how many more. */
+function namesOf(names: readonly string[], max: number) {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }
 
 /** The devices last delivered plus the present ones of a report about to go out. */
@@ -416,22 +409,22 @@ export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[]
     log.warn(
       'cloud-refused-devices',
       { refused: rest.length, udids: rest.slice(0, NAMED).map((f) => f.udid) },
-      `the cloud did not store ${rest.length} more devices (${names(rest)}); ${reasons(rest)}. device_agent_failed_device in /metrics lists them all`,
+      `the cloud did not store ${rest.length} more devices (${namesOf(
+        rest.map((f) => f.udid),
+        NAMED,
+      )}); ${reasons(rest)}. device_agent_failed_device in /metrics lists them all`,
     );
   }
   if (unsent.length) {
     log.warn(
       'cloud-named-unsent-devices',
       { named: unsent.length, udids: unsent.slice(0, NAMED).map((f) => f.udid) },
-      `the cloud named ${unsent.length} device${unsent.length === 1 ? '' : 's'} in failedDevices that the report did not carry (${names(unsent)}); ` +
-        `${reasons(unsent)}; ignored (nothing to retry)`,
+      `the cloud named ${unsent.length} device${unsent.length === 1 ? '' : 's'} in failedDevices that the report did not carry (${namesOf(
+        unsent.map((f) => f.udid),
+        NAMED,
+      )}); ` + `${reasons(unsent)}; ignored (nothing to retry)`,
     );
   }
-}
-
-function names(list: readonly FailedDevice[]) {
-  const shown = list.slice(0, NAMED).map((f) => f.udid);
-  return list.length > NAMED ? `${shown.join(', ')} and ${list.length - NAMED} more` : shown.join(', ');
 }
 
 /** The three most frequent messages, with their counts. */

@@ -6,7 +6,7 @@ import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 import { UnsentAnswers } from '../cloud/unsent-answers.js';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
-import type { PlannedReport, ReportPlanner, ReportResult } from '../timing/planner.js';
+import type { PlannedReport, ReportPlanner } from '../timing/planner.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
 import { logFailedDevices, logNotDelivered, type ReportOutcome, type Reporter } from './reporter.js';
 import type { UnpluggedLedger } from './unplugged.js';
@@ -152,10 +152,7 @@ export class ReportRun {
     const now = this.now();
     const { planner, logger, unplugged } = this.deps;
     if (outcome.body) this.last = outcome.body.devices.filter((d) => d.status !== STATUS_UNPLUGGED);
-    const result: ReportResult = outcome.delivered
-      ? { delivered: true, sent: outcome.sent, failedDevices: outcome.failedDevices }
-      : { delivered: false, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
-    const notes = planner.finished(result, now);
+    const notes = planner.finished(outcome, now);
     // A report for adb's list settling is owed only while some device reported before has not been seen since.
     if (!unplugged.awaitingSettle) planner.settleNotNeeded();
     if (!outcome.delivered) {

@@ -6,7 +6,7 @@ import type * as Yaml from 'yaml';
 import type * as Bcrypt from 'bcryptjs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../config/errors.js';
-import { CheckBudget, DEFAULT_CHECK_BURST, DEFAULT_CHECKS_PER_SECOND } from './check-budget.js';
+import { TokenBucket } from '../timing/token-bucket.js';
 import { yamlProblem } from './yaml-problem.js';
 
 // The web configuration file node_exporter reads (exporter-toolkit), so one file and one scrape job serve both:
@@ -115,9 +115,14 @@ interface BasicAuthOptions {
   compare?: (password: string, hash: string) => Promise<boolean>;
   /** Monotonic milliseconds, for the budget of checks. */
   now?: () => number;
-  perSecond?: number;
-  burst?: number;
 }
+
+/**
+ * The password checks started: a bcrypt check is tens of ms on the agent's one thread, so a flood of wrong passwords
+ * would delay reports. 2 a second (about 2 x 70 ms of bcrypt at cost 10 in bcryptjs: a seventh of a core at most), 4 at
+ * once after a quiet time; a pair already checked costs none, so a scraper that passed once is not held by the flood.
+ */
+const CHECKS = { capacity: 4, refillMs: 500 };
 
 /**
  * Basic authentication against the bcrypt hashes. A bcrypt check costs tens of ms, so a pair that passed is remembered
@@ -128,7 +133,8 @@ export class BasicAuth {
   private readonly passed = new Map<string, Buffer>();
   private readonly key = randomBytes(32);
   private readonly compare: (password: string, hash: string) => Promise<boolean>;
-  private readonly budget: CheckBudget;
+  private readonly budget = new TokenBucket(CHECKS);
+  private readonly now: () => number;
   /** Checked against for an unknown user, so that the answer takes as long as for a known one; made at the first need. */
   private static decoy: string | undefined;
 
@@ -137,11 +143,7 @@ export class BasicAuth {
     options: BasicAuthOptions = {},
   ) {
     this.compare = options.compare ?? ((password, hash) => bcrypt().compare(password, hash));
-    this.budget = new CheckBudget({
-      perSecond: options.perSecond ?? DEFAULT_CHECKS_PER_SECOND,
-      burst: options.burst ?? DEFAULT_CHECK_BURST,
-      now: options.now ?? (() => performance.now()),
-    });
+    this.now = options.now ?? (() => performance.now());
   }
 
   get required() {
@@ -162,7 +164,10 @@ export class BasicAuth {
     const digest = createHmac('sha256', this.key).update(`${user}\0${password}`).digest();
     const known = this.passed.get(user);
     if (hash && known && timingSafeEqual(known, digest)) return ALLOWED;
-    if (!this.budget.take()) return { kind: 'busy', retryAfterSeconds: this.budget.retryAfterSeconds() };
+    const now = this.now();
+    const wait = this.budget.freeAt(now) - now;
+    if (wait > 0) return { kind: 'busy', retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    this.budget.spend(now);
     const ok = await this.compare(password, hash ?? (BasicAuth.decoy ??= bcrypt().hashSync('device-agent decoy', 10)));
     if (ok && hash) {
       this.passed.set(user, digest);

@@ -1,4 +1,5 @@
-// The budget of reports that are not the schedule's own tick. A bucket, not a fixed gap after each report: a lone
+// The budget of reports that are not the schedule's own tick (and of the status endpoint's password checks,
+// src/status/web-config.ts). A bucket, not a fixed gap after each report: a lone
 // change goes at once (the README's 2 s), and a burst runs at the refill rate. Pure: the caller passes the time in.
 //
 // A token is checked when a report starts and spent when it ends; one report is in flight at a time, so every spend

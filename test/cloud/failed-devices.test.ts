@@ -30,7 +30,7 @@ describe('FailedDevicePolicy', () => {
   });
 
   it('backs off per device, doubling up to the cap', () => {
-    const policy = new FailedDevicePolicy({ initialBackoffMs: 30_000, maxBackoffMs: 100_000 });
+    const policy = new FailedDevicePolicy({ firstMs: 30_000, maxMs: 100_000 });
     const retryTimes: number[] = [];
     for (let i = 0; i < 4; i++) {
       policy.record(['A'], [{ udid: 'A', message: missing }], 0);
@@ -40,7 +40,7 @@ describe('FailedDevicePolicy', () => {
   });
 
   it('lists the devices due for a retry and the earliest retry time', () => {
-    const policy = new FailedDevicePolicy({ initialBackoffMs: 1_000 });
+    const policy = new FailedDevicePolicy({ firstMs: 1_000, maxMs: 30 * 60_000 });
     policy.record(['A', 'B'], [{ udid: 'A', message: missing }], 0);
     policy.record(
       ['A', 'B'],
@@ -88,7 +88,7 @@ describe('FailedDevicePolicy', () => {
   });
 
   it('moves a retry that has started one backoff step ahead, never leaving it in the past', () => {
-    const policy = new FailedDevicePolicy({ initialBackoffMs: 1_000 });
+    const policy = new FailedDevicePolicy({ firstMs: 1_000, maxMs: 30 * 60_000 });
     policy.record(['A'], [{ udid: 'A', message: missing }], 0);
     policy.record(['A'], [{ udid: 'A', message: missing }], 1_000);
     expect(policy.nextRetryAt()).toBe(3_000);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ADB_DOCTOR } from '../../src/platforms/android/doctor.js';
 import { parseReadinessChecks } from '../../src/features/readiness/settings.js';
 import { checkAdb, type DoctorAdb } from '../../src/doctor/checks.js';
+import type { DoctorPhone } from '../../src/features/context.js';
 import { ShellTimeoutError } from '../../src/platforms/android/adb/errors.js';
 import { END_MARKER, marker, sectionStart } from '../../src/platforms/android/inventory/script.js';
 import { fixture, readinessSection } from '../features/readiness/section.js';
@@ -143,5 +144,15 @@ describe('checkAdb with readiness and wear', () => {
     expect(fake.commands[0]!.indexOf('getprop ro.serialno')).toBeLessThan(fake.commands[0]!.indexOf(sectionStart('wear_files')));
     expect(fake.commands[0]).toContain('getprop ro.serialno');
     expect(items.find((i) => i.finding.startsWith('device 10.0.0.5:5555: worn: battery capacity in about'))).toMatchObject({ status: 'warn' });
+  });
+
+  it("hands each feature's doctor the phone as read: its state, udid and the readiness part with the phone's brand", async () => {
+    const seen: DoctorPhone[] = [];
+    const fake = adb(() => Promise.resolve(`SM-A520F\n${readiness}${marker('readiness_keyguard')}\n${END_MARKER}\nbrand:samsung\n`));
+    await checkAdb(fake, { ...options, features: [{ reads: ['readiness'], phone: (p) => (seen.push(p), []) }] });
+    expect(seen.map((p) => [p.serial, p.state, p.readiness?.brand, p.readiness?.reading !== undefined, p.battery])).toEqual([
+      ['CUT0002', 'device', 'samsung', true, undefined],
+      ['WHOLE01', 'device', 'samsung', true, undefined],
+    ]);
   });
 });

@@ -57,6 +57,12 @@ describe('boundDevice', () => {
     expect(out.clipped).toEqual(['installedBrowsers', 'installedBrowsers.name', 'telephony.carriersInfo', 'telephony.carriersInfo.imei']);
   });
 
+  it('keeps adbTunnelInfo to scalars, its keys and values clipped', () => {
+    const out = bounded({ ...base, adbTunnelInfo: { ['k'.repeat(100)]: 'v', port: 5555, nested: { a: 1 }, host: 'h'.repeat(300) } });
+    expect(out.info.adbTunnelInfo).toEqual({ [`${'k'.repeat(63)}…`]: 'v', port: 5555, host: `${'h'.repeat(255)}…` });
+    expect(out.clipped).toEqual(['adbTunnelInfo.key', 'adbTunnelInfo', 'adbTunnelInfo.value']);
+  });
+
   it('leaves out a device whose udid or serial is over its limit, rather than clip an identity two phones could then share', () => {
     const out = boundDevice({ ...base, udid: 'A'.repeat(300) });
     expect(out).toEqual({ refused: 'its udid is 300 characters long, over the limit of 256' });
