@@ -10,7 +10,6 @@ import { decodePlist, type Dict, encodeMux, muxDecoder, portToNetworkOrder } fro
 export interface MuxDevice {
   deviceId: number;
   udid: string;
-  connectionType: string;
   /** usbmuxd's LocationID (on Linux (bus << 16) | device address): where the phone is on the USB tree, which it cannot choose. */
   location?: number;
 }
@@ -90,12 +89,7 @@ function deviceFromAttached(msg: Dict): MuxDevice | undefined {
   const udid = typeof props.SerialNumber === 'string' ? props.SerialNumber : undefined;
   if (!Number.isInteger(deviceId) || !udid) return undefined;
   const location = Number(props.LocationID);
-  return {
-    deviceId,
-    udid,
-    connectionType: typeof props.ConnectionType === 'string' ? props.ConnectionType : 'USB',
-    ...(Number.isInteger(location) && location > 0 && { location }),
-  };
+  return { deviceId, udid, ...(Number.isInteger(location) && location > 0 && { location }) };
 }
 
 export async function listDevices(address: UsbmuxdAddress, timeoutMs: number) {
