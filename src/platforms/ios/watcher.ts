@@ -8,6 +8,7 @@ import { Watcher, type WatcherOptions } from '../watcher.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice, MuxListener } from './usbmuxd-client.js';
 import { limited } from '../../log/limited.js';
+import { setBounded } from '../../util/bounded-set.js';
 
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket exists: a host without iPhones pays nothing.
 const client = () => import('./usbmuxd-client.js');
@@ -207,8 +208,7 @@ export class IosWatcher extends Watcher {
   /** Listen said something of this phone: a list asked for before now is older than it. Bounded: the oldest forgotten first. */
   private heard(udid: string) {
     this.lastEvent.delete(udid);
-    this.lastEvent.set(udid, ++this.events);
-    if (this.lastEvent.size > 1024) this.lastEvent.delete(this.lastEvent.keys().next().value!);
+    setBounded(this.lastEvent, udid, ++this.events, 1024);
   }
 
   /** After a reconnect with phones known: keep the unlisted ones for the grace, then reconcile once more. */
