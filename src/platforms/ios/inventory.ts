@@ -23,7 +23,8 @@ export interface LockdownValues {
   wear?: RelayWear;
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+/** A lockdown string, trimmed; undefined when blank or not a string. */
+export const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined);
 
 export function iosDeviceInfo(udid: string, values: LockdownValues) {
