@@ -165,7 +165,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const device = this.watcher.device(record.serial);
     if (!device) return undefined;
     const { registry, clock } = this.o;
-    const cached = stale ? undefined : this.identityOf(record, device.deviceId);
+    // The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again.
+    const kept = registry.facet(IDENTITY).get(record.key);
+    const cached = !stale && kept?.deviceId === device.deviceId && clock.monotonic() - kept.at < this.o.slowFactsRefreshMs ? kept : undefined;
     const known = cached?.root;
     const connection = registry.readings.asked(record.key, clock.monotonic());
     // The developer disk image with the root domain, and again at each inventory while it was not mounted.
@@ -187,13 +189,6 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         image,
       });
     return this.toInfo(record, result, cached?.amfi, image);
-  }
-
-  /** The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again. */
-  private identityOf(record: DeviceSnapshot, deviceId: number) {
-    const known = this.o.registry.facet(IDENTITY).get(record.key);
-    if (known?.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
-    return known;
   }
 
   /** `knownAmfi`: the amfi domain read with the cached root domain, when this reading used the cache; `image`: the developer disk image as last read on this connection. */
