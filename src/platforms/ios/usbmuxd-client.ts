@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { withDeadline } from './deadline.js';
-import { IosProtocolError, UsbmuxdError } from './errors.js';
+import { IosProtocolError } from './errors.js';
 import { decodePlist, type Dict, encodeMux, muxDecoder, portToNetworkOrder } from './framing.js';
 
 export interface MuxDevice {
@@ -79,8 +79,13 @@ async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number) {
   }
 }
 
+const RESULTS: Record<number, string> = { 1: 'bad command', 2: 'bad device', 3: 'connection refused', 6: 'bad version' };
+
+/** usbmuxd answered a request with a non-zero Result. */
 function checkResult(request: string, body: Dict) {
-  if (body.MessageType === 'Result' && body.Number !== 0) throw new UsbmuxdError(request, Number(body.Number));
+  const code = Number(body.Number);
+  if (body.MessageType === 'Result' && body.Number !== 0)
+    throw new Error(`usbmuxd refused ${request} (result ${code}${RESULTS[code] ? `: ${RESULTS[code]}` : ''})`);
 }
 
 function deviceFromAttached(msg: Dict): MuxDevice | undefined {
