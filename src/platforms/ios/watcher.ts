@@ -125,9 +125,7 @@ export class IosWatcher extends Watcher {
     if (!('path' in a) || existsSync(a.path)) return false;
     if (!this.absentNoted) {
       this.absentNoted = true;
-      const log = this.options.quietWhenAbsent ? this.options.logger.debug : this.options.logger.info;
-      log.call(
-        this.options.logger,
+      this.options.logger[this.options.quietWhenAbsent ? 'debug' : 'info'](
         { usbmuxd: a.label },
         'no usbmuxd socket: iPhones are not reported (install and start usbmuxd to report them; set ios to false to silence this)',
       );
