@@ -6,6 +6,7 @@ import type { EventEmitter } from 'node:events';
 import type { DeviceInfo } from '../cloud/types.js';
 import type { PresenceEntry, PresenceKind } from '../devices/presence.js';
 import type { Platform } from '../devices/record.js';
+import type { DeviceSnapshot } from '../devices/snapshot.js';
 import type { Metric } from '../util/metric.js';
 
 /**
@@ -32,6 +33,11 @@ export interface CollectRequest {
   hold?: ReadonlySet<string>;
   /** Wait for every inventory the request started (each under its deadline), for a one-shot command; else the report wait. */
   waitForAll?: boolean;
+}
+
+/** Whether the request asks a ready device afresh: refresh names it, or it was never read nor tried (nor is now); never one held. */
+export function asks({ refresh, hold }: CollectRequest, r: DeviceSnapshot) {
+  return !hold?.has(r.key) && (refresh === 'all' || refresh.has(r.key) || (r.last === undefined && r.failure === undefined && !r.probing));
 }
 
 /** A change in a platform service's own listing, by its serial (adb's serial, the iPhone's udid). */

@@ -45,7 +45,7 @@ export class MdnsFinder {
     const records: NetworkRecord[] = this.o.registry
       .list(PLATFORM)
       .filter((r) => IPV4_PORT.test(r.serial))
-      .map((r) => ({ address: r.serial, ready: r.state === READY, ...(r.udid !== undefined && { udid: r.udid }) }));
+      .map((r) => ({ address: r.serial, ready: r.state === READY, udid: r.udid }));
     const now = clock.monotonic();
     if ((records.length === 0 && this.follow.idle) || now < this.unsupportedUntil) return;
     let text: string;

@@ -44,40 +44,40 @@ export function majorOf(version: string | undefined) {
   return m ? Number(m[1]) : undefined;
 }
 
-/** What one reply says: mounted, not mounted, ask CopyDevices (an empty list), or unknown with why. */
-type LookupAnswer = { kind: 'mounted' } | { kind: 'not-mounted' } | { kind: 'ask-copy-devices' } | { kind: 'unknown'; why: string };
+/** Mounted or not; unknown with why (a refusal, an error answer, a version that does not read). */
+export type ImageReading = { state: 'mounted' | 'not-mounted' } | { state: 'unknown'; why: string };
 
 const isData = (v: unknown) => v instanceof Uint8Array;
 
-/** `productVersion`: the phone's, for the replies of before iOS 14 that leave ImageSignature out. */
-export function lookupImageAnswer(reply: Dict, productVersion: string | undefined): LookupAnswer {
-  if (reply.Error !== undefined) return { kind: 'unknown', why: `LookupImage answered ${errorText(reply)}` };
+/** What one reply says, or ask CopyDevices (an empty list); `productVersion`: the phone's, for the replies of before iOS 14 that leave ImageSignature out. */
+export function lookupImageAnswer(reply: Dict, productVersion: string | undefined): ImageReading | { state: 'ask-copy-devices' } {
+  if (reply.Error !== undefined) return { state: 'unknown', why: `LookupImage answered ${errorText(reply)}` };
   const signature = reply.ImageSignature;
   if (Array.isArray(signature)) {
-    if (signature.length === 0) return { kind: 'ask-copy-devices' };
-    return signature.every(isData) ? { kind: 'mounted' } : { kind: 'unknown', why: 'LookupImage listed signatures that are not data' };
+    if (signature.length === 0) return { state: 'ask-copy-devices' };
+    return signature.every(isData) ? { state: 'mounted' } : { state: 'unknown', why: 'LookupImage listed signatures that are not data' };
   }
-  if (isData(signature)) return { kind: 'mounted' };
-  if (signature !== undefined) return { kind: 'unknown', why: 'LookupImage answered an ImageSignature that is neither data nor a list' };
-  if (reply.ImagePresent === true) return { kind: 'mounted' };
-  if (reply.ImagePresent === false) return { kind: 'not-mounted' };
+  if (isData(signature)) return { state: 'mounted' };
+  if (signature !== undefined) return { state: 'unknown', why: 'LookupImage answered an ImageSignature that is neither data nor a list' };
+  if (reply.ImagePresent === true) return { state: 'mounted' };
+  if (reply.ImagePresent === false) return { state: 'not-mounted' };
   const major = majorOf(productVersion);
-  if (major !== undefined && major < 14) return { kind: 'not-mounted' };
-  return { kind: 'unknown', why: 'LookupImage answered neither ImageSignature nor ImagePresent' };
+  if (major !== undefined && major < 14) return { state: 'not-mounted' };
+  return { state: 'unknown', why: 'LookupImage answered neither ImageSignature nor ImagePresent' };
 }
 
 /** After an empty LookupImage list: whether CopyDevices lists an image of that type. */
-export function copyDevicesAnswer(reply: Dict, type: ImageType): { kind: 'mounted' } | { kind: 'not-mounted' } | { kind: 'unknown'; why: string } {
+export function copyDevicesAnswer(reply: Dict, type: ImageType): ImageReading {
   if (reply.Error !== undefined) {
     // A phone that does not know the command predates the empty-list answer for a mounted image.
-    if (reply.Error === 'UnknownCommand') return { kind: 'not-mounted' };
-    return { kind: 'unknown', why: `CopyDevices answered ${errorText(reply)}` };
+    if (reply.Error === 'UnknownCommand') return { state: 'not-mounted' };
+    return { state: 'unknown', why: `CopyDevices answered ${errorText(reply)}` };
   }
   const list = reply.EntryList;
-  if (list === undefined) return { kind: 'not-mounted' };
-  if (!Array.isArray(list)) return { kind: 'unknown', why: 'CopyDevices answered an EntryList that is not a list' };
+  if (list === undefined) return { state: 'not-mounted' };
+  if (!Array.isArray(list)) return { state: 'unknown', why: 'CopyDevices answered an EntryList that is not a list' };
   const listed = list.some((e) => e !== null && typeof e === 'object' && (e as Dict).DiskImageType === type);
-  return listed ? { kind: 'mounted' } : { kind: 'not-mounted' };
+  return listed ? { state: 'mounted' } : { state: 'not-mounted' };
 }
 
 /** The error a reply carries, as data: clipped, one line, never matched as our own words. */

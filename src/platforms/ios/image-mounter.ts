@@ -6,13 +6,10 @@
 // (developer-image.ts says why). No tunnel is needed: the service is
 // lockdown's (pymobiledevice3's MobileImageMounterService.SERVICE_NAME; go-ios
 // ios/imagemounter). Never mounts, never unmounts.
-import { copyDevicesAnswer, imageTypeFor, lookupImageAnswer } from './developer-image.js';
+import { copyDevicesAnswer, imageTypeFor, lookupImageAnswer, type ImageReading } from './developer-image.js';
 import type { LockdownClient } from './lockdown.js';
 
 const IMAGE_MOUNTER_SERVICE = 'com.apple.mobile.mobile_image_mounter';
-
-/** Mounted or not; unknown with why (a refusal, an error answer, a version that does not read). */
-type ImageReading = { state: 'mounted' | 'not-mounted' } | { state: 'unknown'; why: string };
 
 /** `lockdown`: the inventory's connection, inside its session; `open`: a service's own connection. */
 export async function readDeveloperImage(
@@ -28,9 +25,8 @@ export async function readDeveloperImage(
     const { port, ssl } = await lockdown.startService(IMAGE_MOUNTER_SERVICE, timeoutMs);
     service = await open(port, ssl);
     const lookup = lookupImageAnswer(await service.command({ Command: 'LookupImage', ImageType: type }, timeoutMs), productVersion);
-    if (lookup.kind !== 'ask-copy-devices') return lookup.kind === 'unknown' ? { state: 'unknown', why: lookup.why } : { state: lookup.kind };
-    const listed = copyDevicesAnswer(await service.command({ Command: 'CopyDevices' }, timeoutMs), type);
-    return listed.kind === 'unknown' ? { state: 'unknown', why: listed.why } : { state: listed.kind };
+    if (lookup.state !== 'ask-copy-devices') return lookup;
+    return copyDevicesAnswer(await service.command({ Command: 'CopyDevices' }, timeoutMs), type);
   } catch (err) {
     return { state: 'unknown', why: (err as Error).message };
   } finally {

@@ -9,10 +9,6 @@ import { dropUndefined } from '../../util/drop-undefined.js';
 import { composeMessage, withoutMessage } from '../../cloud/device-message.js';
 
 export const IOS_PLATFORM = 'IOS';
-/** DeviceInfo.state of a phone lockdown answers for (adb's "device" has no iOS twin). */
-const IOS_STATE_PAIRED = 'paired' satisfies IosState;
-const IOS_STATE_NOT_PAIRED = 'unpaired' satisfies IosState;
-const IOS_STATE_NOT_ANSWERING = 'not-answering' satisfies IosState;
 
 export interface LockdownValues {
   /** GetValue with no domain, inside a session. */
@@ -27,7 +23,8 @@ export interface LockdownValues {
   wear?: RelayWear;
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+/** A lockdown string, trimmed; undefined when blank or not a string. */
+export const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : typeof v === 'bigint' ? Number(v) : undefined);
 
 export function iosDeviceInfo(udid: string, values: LockdownValues) {
@@ -36,7 +33,8 @@ export function iosDeviceInfo(udid: string, values: LockdownValues) {
   const info: DeviceInfo = {
     udid: str(root.UniqueDeviceID) ?? udid,
     serialNumber: str(root.SerialNumber) ?? udid,
-    state: IOS_STATE_PAIRED,
+    // A phone lockdown answers for (adb's "device" has no iOS twin).
+    state: 'paired' satisfies IosState,
     status: STATUS_AVAILABLE,
     platformName: IOS_PLATFORM,
     platformVersion: str(root.ProductVersion),
@@ -76,29 +74,25 @@ export const NOT_PAIRED_MESSAGE =
   'iPhone not paired with this host: unlock it, tap "Trust" on "Trust This Computer?", then run `idevicepair pair` on the host (as the user usbmuxd serves).';
 
 /** A phone usbmuxd lists but that lockdown will not open a session for. */
-export function notPairedDeviceInfo(udid: string, detail?: string, known?: DeviceInfo): DeviceInfo {
-  return {
-    ...(known && stripLive(known)),
-    udid,
-    serialNumber: known?.serialNumber ?? udid,
-    state: IOS_STATE_NOT_PAIRED,
-    status: STATUS_UNAVAILABLE,
-    ...composeMessage([detail ? `${NOT_PAIRED_MESSAGE} (${detail})` : NOT_PAIRED_MESSAGE]),
-    platformName: IOS_PLATFORM,
-    isAndroid: false,
-    isIos: true,
-    isEmulator: false,
-  };
+export function notPairedDeviceInfo(udid: string, detail?: string, known?: DeviceInfo) {
+  const message = detail ? `${NOT_PAIRED_MESSAGE} (${detail})` : NOT_PAIRED_MESSAGE;
+  return unavailable(udid, 'unpaired', message, known && stripLive(known));
 }
 
 /** Lockdown did not answer: the last good inventory with a message, as for a wedged adbd; without one, the bare identity usbmuxd gave. */
 export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: DeviceInfo): DeviceInfo {
   const message = `lockdown on this iPhone did not answer (${detail}): unlock it; if it stays, unplug and replug it or restart usbmuxd.`;
   if (lastGood) return { ...lastGood, ...composeMessage([message]) };
+  return unavailable(udid, 'not-answering', message);
+}
+
+/** An iPhone the agent cannot read now: `known`, what is still said of it (its serial number, else the udid). */
+function unavailable(udid: string, state: IosState, message: string, known?: Partial<DeviceInfo>): DeviceInfo {
   return {
+    ...known,
     udid,
-    serialNumber: udid,
-    state: IOS_STATE_NOT_ANSWERING,
+    serialNumber: known?.serialNumber ?? udid,
+    state,
     status: STATUS_UNAVAILABLE,
     ...composeMessage([message]),
     platformName: IOS_PLATFORM,

@@ -54,7 +54,7 @@ export class LockdownClient {
   /** One request, its answer; a lockdown Error becomes a LockdownError. */
   async request(body: Dict, timeoutMs: number) {
     const name = String(body.Request);
-    const reply = await this.exchange({ Label: LABEL, ...body }, `lockdown ${name}`, timeoutMs);
+    const reply = await this.command({ Label: LABEL, ...body }, timeoutMs, `lockdown ${name}`);
     if (typeof reply.Error === 'string') throw new LockdownError(name, reply.Error);
     return reply;
   }
@@ -62,13 +62,9 @@ export class LockdownClient {
   /**
    * One command of a lockdown service on this connection (the same framing:
    * mobile_image_mounter's `Command`), its answer as it came, an Error
-   * included: what an error means is the service's to say.
+   * included: what an error means is the service's to say. `step` names it in a deadline's error.
    */
-  async command(body: Dict, timeoutMs: number) {
-    return this.exchange(body, String(body.Command), timeoutMs);
-  }
-
-  private async exchange(body: Dict, step: string, timeoutMs: number) {
+  async command(body: Dict, timeoutMs: number, step = String(body.Command)) {
     if (this.pending) throw new Error('lockdown request while another is pending');
     if (this.failure) throw this.failure;
     const answer = new Promise<Dict>((resolve, reject) => {

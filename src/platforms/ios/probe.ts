@@ -24,23 +24,16 @@ const NOT_PAIRED_ERRORS = new Set(['InvalidHostID', 'PasswordProtected', 'Pairin
 /**
  * `known`: the root domain read earlier on this connection; given, only the volatile domains are read. Without it the
  * session also reads Developer Mode for readiness, so that costs the periodic cycle nothing.
+ * `readImage`: read whether the developer disk image is mounted (iOS 17 and later: image-mounter.ts): with the root
+ * domain, and on every inventory while the last reading said it was not, so that a phone someone mounts one on is seen
+ * at the next report. One more connection to the phone when asked.
  */
-interface ProbeOptions {
-  /**
-   * Read whether the developer disk image is mounted (iOS 17 and later:
-   * image-mounter.ts): with the root domain, and on every inventory while the
-   * last reading said it was not, so that a phone someone mounts one on is
-   * seen at the next report. One more connection to the phone when asked.
-   */
-  readImage?: boolean;
-}
-
 export async function probeIphone(
   address: UsbmuxdAddress,
   device: MuxDevice,
   stepTimeoutMs: number,
   known?: Dict,
-  options: ProbeOptions = {},
+  { readImage = false } = {},
 ): Promise<ProbeResult> {
   let record: Dict | undefined;
   let client: LockdownClient | undefined;
@@ -75,9 +68,7 @@ export async function probeIphone(
     };
     // Only from iOS 17, whose developer services need the personalized image: an older phone costs nothing more.
     const image =
-      options.readImage && amfi.connected && (majorOf(productVersion) ?? 0) >= 17
-        ? await readDeveloperImage(client, open, productVersion, stepTimeoutMs)
-        : undefined;
+      readImage && amfi.connected && (majorOf(productVersion) ?? 0) >= 17 ? await readDeveloperImage(client, open, productVersion, stepTimeoutMs) : undefined;
     // The battery's wear, with the root domain (the slow tier), last: a relay that refuses or hangs costs its reading alone.
     const relay = !known && amfi.connected ? await readRelayWear(client, open, stepTimeoutMs) : undefined;
     if (amfi.connected && (relay?.lockdownAlive ?? true)) await client.stopSession(stepTimeoutMs).catch(() => {});

@@ -9,10 +9,9 @@
 //   personalized one from iOS 17), as mobile_image_mounter answers over
 //   lockdown (image-mounter.ts, developer-image.ts); read from iOS 17 only.
 import type { Dict } from './framing.js';
+import { str } from './inventory.js';
 
 export const AMFI_DOMAIN = 'com.apple.security.mac.amfi';
-
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /** A plist boolean as lockdown gives it; a string "true"/"false" is taken too, as some tools print it. */
 function bool(v: unknown) {

@@ -11,7 +11,7 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
-import type { CollectRequest, DeviceSource, ListingChange, SourceDevice, SourceEvents } from '../source.js';
+import { asks, type CollectRequest, type DeviceSource, type ListingChange, type SourceDevice, type SourceEvents } from '../source.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
@@ -135,15 +135,8 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   async collect(request: CollectRequest): Promise<SourceDevice[]> {
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     if (!records.length) return [];
-    const { refresh, hold } = request;
-    const wanted = records.filter(
-      (r) =>
-        r.state === READY &&
-        !hold?.has(r.key) &&
-        // Kept through a usbmuxd restart but not listed again yet: described from its last reading, not asked.
-        this.watcher.listedNow(r.serial) &&
-        (refresh === 'all' || refresh.has(r.key) || (r.last === undefined && r.failure === undefined && !r.probing)),
-    );
+    // One kept through a usbmuxd restart but not listed again yet: described from its last reading, not asked.
+    const wanted = records.filter((r) => r.state === READY && this.watcher.listedNow(r.serial) && asks(request, r));
     const fresh = new Map<string, DeviceInfo | undefined>();
     if (wanted.length) {
       // Loaded with the first iPhone: node:tls and the lockdown client cost nothing before.
@@ -172,7 +165,9 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     const device = this.watcher.device(record.serial);
     if (!device) return undefined;
     const { registry, clock } = this.o;
-    const cached = stale ? undefined : this.identityOf(record, device.deviceId);
+    // The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again.
+    const kept = registry.facet(IDENTITY).get(record.key);
+    const cached = !stale && kept?.deviceId === device.deviceId && clock.monotonic() - kept.at < this.o.slowFactsRefreshMs ? kept : undefined;
     const known = cached?.root;
     const connection = registry.readings.asked(record.key, clock.monotonic());
     // The developer disk image with the root domain, and again at each inventory while it was not mounted.
@@ -194,13 +189,6 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
         image,
       });
     return this.toInfo(record, result, cached?.amfi, image);
-  }
-
-  /** The root domain read on this connection while fresh: a replug (new DeviceID) or the slow refresh reads it again. */
-  private identityOf(record: DeviceSnapshot, deviceId: number) {
-    const known = this.o.registry.facet(IDENTITY).get(record.key);
-    if (known?.deviceId !== deviceId || this.o.clock.monotonic() - known.at >= this.o.slowFactsRefreshMs) return undefined;
-    return known;
   }
 
   /** `knownAmfi`: the amfi domain read with the cached root domain, when this reading used the cache; `image`: the developer disk image as last read on this connection. */

@@ -4,13 +4,12 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { withDeadline } from './deadline.js';
-import { IosProtocolError, UsbmuxdError } from './errors.js';
+import { IosProtocolError } from './errors.js';
 import { decodePlist, type Dict, encodeMux, muxDecoder, portToNetworkOrder } from './framing.js';
 
 export interface MuxDevice {
   deviceId: number;
   udid: string;
-  connectionType: string;
   /** usbmuxd's LocationID (on Linux (bus << 16) | device address): where the phone is on the USB tree, which it cannot choose. */
   location?: number;
 }
@@ -80,8 +79,13 @@ async function request(address: UsbmuxdAddress, body: Dict, timeoutMs: number) {
   }
 }
 
+const RESULTS: Record<number, string> = { 1: 'bad command', 2: 'bad device', 3: 'connection refused', 6: 'bad version' };
+
+/** usbmuxd answered a request with a non-zero Result. */
 function checkResult(request: string, body: Dict) {
-  if (body.MessageType === 'Result' && body.Number !== 0) throw new UsbmuxdError(request, Number(body.Number));
+  const code = Number(body.Number);
+  if (body.MessageType === 'Result' && body.Number !== 0)
+    throw new Error(`usbmuxd refused ${request} (result ${code}${RESULTS[code] ? `: ${RESULTS[code]}` : ''})`);
 }
 
 function deviceFromAttached(msg: Dict): MuxDevice | undefined {
@@ -90,12 +94,7 @@ function deviceFromAttached(msg: Dict): MuxDevice | undefined {
   const udid = typeof props.SerialNumber === 'string' ? props.SerialNumber : undefined;
   if (!Number.isInteger(deviceId) || !udid) return undefined;
   const location = Number(props.LocationID);
-  return {
-    deviceId,
-    udid,
-    connectionType: typeof props.ConnectionType === 'string' ? props.ConnectionType : 'USB',
-    ...(Number.isInteger(location) && location > 0 && { location }),
-  };
+  return { deviceId, udid, ...(Number.isInteger(location) && location > 0 && { location }) };
 }
 
 export async function listDevices(address: UsbmuxdAddress, timeoutMs: number) {

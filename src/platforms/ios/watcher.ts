@@ -8,6 +8,7 @@ import { Watcher, type WatcherOptions } from '../watcher.js';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { MuxDevice, MuxListener } from './usbmuxd-client.js';
 import { limited } from '../../log/limited.js';
+import { setBounded } from '../../util/bounded-set.js';
 
 // The client (plist parser, about 6 MB RSS) loads only once a usbmuxd socket exists: a host without iPhones pays nothing.
 const client = () => import('./usbmuxd-client.js');
@@ -124,9 +125,7 @@ export class IosWatcher extends Watcher {
     if (!('path' in a) || existsSync(a.path)) return false;
     if (!this.absentNoted) {
       this.absentNoted = true;
-      const log = this.options.quietWhenAbsent ? this.options.logger.debug : this.options.logger.info;
-      log.call(
-        this.options.logger,
+      this.options.logger[this.options.quietWhenAbsent ? 'debug' : 'info'](
         { usbmuxd: a.label },
         'no usbmuxd socket: iPhones are not reported (install and start usbmuxd to report them; set ios to false to silence this)',
       );
@@ -207,8 +206,7 @@ export class IosWatcher extends Watcher {
   /** Listen said something of this phone: a list asked for before now is older than it. Bounded: the oldest forgotten first. */
   private heard(udid: string) {
     this.lastEvent.delete(udid);
-    this.lastEvent.set(udid, ++this.events);
-    if (this.lastEvent.size > 1024) this.lastEvent.delete(this.lastEvent.keys().next().value!);
+    setBounded(this.lastEvent, udid, ++this.events, 1024);
   }
 
   /** After a reconnect with phones known: keep the unlisted ones for the grace, then reconcile once more. */

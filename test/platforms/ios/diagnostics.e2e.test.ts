@@ -11,7 +11,7 @@ import type { MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';
 import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
 import { fixture } from '../../features/wear/section.js';
 
-const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, connectionType: 'USB' });
+const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid });
 const recorded = (name: string): Dict => decodePlist(Buffer.from(fixture(name))) as Dict;
 
 describe('the diagnostics relay, read with the root domain', () => {

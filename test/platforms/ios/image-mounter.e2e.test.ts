@@ -11,7 +11,7 @@ import { fixture } from '../../features/wear/section.js';
 import { DIAGNOSTICS_RELAY, IMAGE_MOUNTER } from '../../sim-ios/lockdownd.js';
 import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
 
-const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, connectionType: 'USB' });
+const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid });
 
 describe('the developer disk image, read over lockdown', () => {
   const sim = new SimUsbmuxd();

@@ -10,7 +10,7 @@ import { listDevices, MuxListener, type MuxDevice } from '../../../src/platforms
 import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
 
 /** usbmuxd's entry of a phone: its LocationID as the simulated usbmuxd gives it (a macOS-like one unless the test sets one). */
-const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, connectionType: 'USB', location: p.location ?? 0x14100000 + p.deviceId });
+const mux = (p: SimPhone): MuxDevice => ({ deviceId: p.deviceId, udid: p.udid, location: p.location ?? 0x14100000 + p.deviceId });
 
 describe('probeIphone against the simulated usbmuxd', () => {
   const sim = new SimUsbmuxd();
@@ -90,12 +90,12 @@ describe('probeIphone against the simulated usbmuxd', () => {
   }
 
   it('a phone unplugged before the probe is silent, not a crash', async () => {
-    const r = await probeIphone(address, { deviceId: 9999, udid: 'GONE', connectionType: 'USB' }, 500);
+    const r = await probeIphone(address, { deviceId: 9999, udid: 'GONE' }, 500);
     expect(r.kind).toBe('silent');
   });
 
   it('no usbmuxd at all: silent within the deadline', async () => {
-    const r = await probeIphone(parseUsbmuxdAddress('UNIX:/nonexistent/usbmuxd'), { deviceId: 1, udid: 'X', connectionType: 'USB' }, 500);
+    const r = await probeIphone(parseUsbmuxdAddress('UNIX:/nonexistent/usbmuxd'), { deviceId: 1, udid: 'X' }, 500);
     expect(r.kind).toBe('silent');
   });
 });

@@ -29,14 +29,6 @@ export interface MdnsService {
   address: string;
 }
 
-interface MdnsListing {
-  services: MdnsService[];
-  /** Lines that do not read as a service line (including a service resolved on IPv6 only, with no address to connect). */
-  unread: number;
-  /** Lines past MAX_LINES, left unread. */
-  over: number;
-}
-
 /** Lines read of one answer: a lab's adb phones are tens; thousands are a flood. */
 export const MAX_LINES = 1000;
 
@@ -46,7 +38,11 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 // Printable, no tab: a name with control characters is not adb's to print.
 const INSTANCE = /^[^\t\u0000-\u001f\u007f]{1,255}$/;
 
-export function parseMdnsServices(text: string): MdnsListing {
+/**
+ * The services, the lines that do not read as a service line (`unread`, including a service resolved on IPv6 only,
+ * with no address to connect), and the lines past MAX_LINES, left unread (`over`).
+ */
+export function parseMdnsServices(text: string) {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const services: MdnsService[] = [];

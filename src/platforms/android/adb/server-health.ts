@@ -7,19 +7,16 @@ import { EventEmitter } from 'node:events';
 import { limited } from '../../../log/limited.js';
 import type { Logger } from '../../../log/logger.js';
 import type { Clock, Timer, Timers } from '../../../util/clock.js';
+import type { AdbClient } from './client.js';
 
 /** Deadline of the server's own round trip when a failure asks for it: a server answers host:version in milliseconds. */
 const SERVER_CHECK_TIMEOUT_MS = 3_000;
 /** How often a server found not answering is asked again. */
 const SERVER_RECHECK_MS = 2_000;
 
-interface ServerRoundTrip {
-  readonly label: string;
-  version(timeoutMs?: number): Promise<number>;
-}
-
 interface AdbServerHealthOptions {
-  adb: ServerRoundTrip;
+  /** The server's own round trip. */
+  adb: Pick<AdbClient, 'label' | 'version'>;
   /** The recheck of a server found not answering runs on its timers. */
   clock: Clock & Timers;
   logger: Logger;

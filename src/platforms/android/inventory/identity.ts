@@ -2,35 +2,8 @@
 // give the same identity.
 import { firstProp, type Props } from './parsers/getprop.js';
 
-interface RootHints {
-  /** ro.build.type: user, userdebug or eng. */
-  buildType?: string;
-  /** ro.secure is "0": adbd starts as root. */
-  insecure?: boolean;
-  /** ro.debuggable is "1": `adb root` is allowed (not the same as rooted). */
-  debuggable?: boolean;
-  /** service.adb.root is "1": someone ran `adb root`. */
-  adbRoot?: boolean;
-}
-
-export interface Identity {
-  udid: string;
-  serialNumber: string;
-  platformVersion?: string;
-  sdkLevel?: number;
-  modelName?: string;
-  brandName?: string;
-  manufacturer?: string;
-  /** Marketing name from vendor props; the assembler prefers the user-set name. */
-  marketingName?: string;
-  cpuArchitecture?: string;
-  isEmulator?: boolean;
-  /** HarmonyOS 2-4 on Huawei/Honor: the HarmonyOS version; Android stays platformVersion. */
-  harmonyOsVersion?: string;
-  /** EMUI / MagicOS version string as the device reports it. */
-  emuiVersion?: string;
-  rootHints: RootHints;
-}
+/** Who the device is, from its properties (identityFromProps). */
+export type Identity = ReturnType<typeof identityFromProps>;
 
 // The device's own serial: Android 8+ hides ro.serialno from the shell on some builds, ro.boot.serialno stays readable.
 const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'];
@@ -92,7 +65,7 @@ export const IDENTITY_PROPS: readonly string[] = [
 const EMULATOR_MODEL = /^(sdk_gphone|sdk_google|google_sdk|sdk$|sdk_|Android SDK built for|Emulator\b|Genymotion)/i;
 const EMULATOR_HARDWARE = new Set(['goldfish', 'ranchu', 'vbox86', 'ttvm_x86']);
 
-export function identityFromProps(props: Props, adbSerial: string): Identity {
+export function identityFromProps(props: Props, adbSerial: string) {
   const serial = firstProp(props, SERIAL_KEYS);
   const abi = firstProp(props, ABI_KEYS)?.split(',')[0]?.trim();
   const sdk = Number.parseInt(props['ro.build.version.sdk'] ?? '', 10);
@@ -142,7 +115,8 @@ function isReleaseBuild(props: Props) {
   return props['ro.build.type']?.trim() === 'user' && props['ro.build.tags']?.trim() === 'release-keys';
 }
 
-function rootHints(props: Props): RootHints {
+/** ro.build.type (user, userdebug, eng); ro.secure "0" (adbd starts as root); ro.debuggable "1" (`adb root` allowed, not the same as rooted); service.adb.root "1" (someone ran `adb root`). */
+function rootHints(props: Props) {
   const flag = (key: string) => (props[key] === undefined ? undefined : props[key]?.trim() === '1');
   const secure = props['ro.secure'];
   return {

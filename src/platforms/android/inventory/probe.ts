@@ -62,20 +62,8 @@ export interface TierCache {
 /** How the script's output was cut short, when it was. */
 type Cut = { kind: 'timeout' } | { kind: 'ended' | 'failed' | 'truncated'; detail?: string };
 
-interface Run {
-  tiers: readonly Tier[];
-  /** Sections asked for beside the tiers. */
-  extra: readonly string[];
-  sections: Map<string, string>;
-  /** The script's end marker arrived: every section of its tiers is here. */
-  whole: boolean;
-  cut?: Cut;
-  /** Prober clock when the session started and when its output had arrived. */
-  startedAt: number;
-  arrivedAt: number;
-  /** Host wall clock (epoch ms) when the output had arrived; dates the boot. */
-  observedAtMs: number;
-}
+/** One script session: its tiers and the sections asked for beside them, what arrived, whether whole, and when. */
+type Run = Awaited<ReturnType<DeviceProber['run']>>;
 
 const CONNECTION_TIERS: readonly Tier[] = TIERS.filter((tier) => tier !== 'volatile');
 const PROPS_GOOD = props.good ?? (() => true);
@@ -149,49 +137,35 @@ export class DeviceProber {
     if (run.whole || run.cut?.kind === 'timeout') entry = this.keep(serial, connection, entry, run, dump, runProps);
     if (entry) this.rotate(entry, run);
     const info = assembleDeviceInfo({
-      adbSerial: serial,
-      adbState: state,
+      ...this.device(serial, state),
       sections: merged(run, entry),
       props: dump !== undefined && (PROPS_GOOD(dump) || entry?.props === undefined) ? runProps : entry?.props,
-      config: this.options.config,
-      adbTunnelInfo: tcpAddress(serial),
       observedAtMs: run.observedAtMs,
     });
     if (!run.whole) Object.assign(info, composeMessage([this.cutMessage(run, info, entry)]));
-    // A copy that does not hold the whole script output alive (its strings are cut from it: 19 MB of heap at 200 devices).
-    return JSON.parse(JSON.stringify(info)) as DeviceInfo;
+    return copied(info);
+  }
+
+  /** What every assembly of the device is given beside its sections. */
+  private device(adbSerial: string, adbState: string) {
+    return { adbSerial, adbState, config: this.options.config, adbTunnelInfo: tcpAddress(adbSerial) };
   }
 
   private dueTiers(entry: TierCache | undefined): readonly Tier[] {
     if (entry === undefined) return TIERS;
-    if (entry.gathering !== undefined) return ['volatile'];
-    if (entry.slowStale || this.now() - entry.slowReadAtMs >= this.slowRefreshMs) return ['slow', 'volatile'];
-    return ['volatile'];
+    const slow = entry.gathering === undefined && (entry.slowStale || this.now() - entry.slowReadAtMs >= this.slowRefreshMs);
+    return slow ? ['slow', 'volatile'] : ['volatile'];
   }
 
   /** The identity a property dump gives, handed over while the inventory goes on; a bad dump gives none. Returns what it parsed. */
   private identify(serial: string, state: string, dump: string, onIdentity: OnIdentity): { dump: string; props: Props } | undefined {
     if (!PROPS_GOOD(dump)) return undefined;
     const parsed = declaredProps(dump);
-    const info = assembleDeviceInfo({
-      adbSerial: serial,
-      adbState: state,
-      sections: new Map(),
-      props: parsed,
-      config: this.options.config,
-      adbTunnelInfo: tcpAddress(serial),
-    });
-    onIdentity(JSON.parse(JSON.stringify(info)) as DeviceInfo);
+    onIdentity(copied(assembleDeviceInfo({ ...this.device(serial, state), sections: new Map(), props: parsed })));
     return { dump, props: parsed };
   }
 
-  private async run(
-    serial: string,
-    tiers: readonly Tier[],
-    extra: readonly string[] = [],
-    first: readonly string[] = [],
-    onProps?: (dump: string) => void,
-  ): Promise<Run> {
+  private async run(serial: string, tiers: readonly Tier[], extra: readonly string[] = [], first: readonly string[] = [], onProps?: (dump: string) => void) {
     const script = this.script(tiers, extra, first);
     let output: string;
     let cut: Cut | undefined;
@@ -303,12 +277,8 @@ export class DeviceProber {
       .filter((probe) => this.runs(probe))
       .map((probe) => probe.section)
       .filter((section) => (section === props.section ? entry.props === undefined : !entry.sections.has(section)));
-    if (missing.length > 0) {
-      entry.gathering = missing;
-      return;
-    }
-    entry.gathering = undefined;
-    entry.slowReadAtMs = this.now();
+    entry.gathering = missing.length > 0 ? missing : undefined;
+    if (!entry.gathering) entry.slowReadAtMs = this.now();
   }
 
   /** What a cut read lacks and why. */
@@ -413,6 +383,11 @@ function hasPath(info: DeviceInfo, path: string) {
     value = (value as Record<string, unknown>)[key];
   }
   return value !== undefined;
+}
+
+/** A copy that does not hold the whole script output alive (its strings are cut from it: 19 MB of heap at 200 devices). */
+function copied(info: DeviceInfo) {
+  return JSON.parse(JSON.stringify(info)) as DeviceInfo;
 }
 
 /** A copy that holds no reference to the string it was cut from: V8 keeps a substring as a slice of its parent. */

@@ -10,7 +10,7 @@ import type { Logger } from '../../../log/logger.js';
 import type { Clock, Timers } from '../../../util/clock.js';
 import { Limiter, waitWhileSettling } from '../../../util/limit.js';
 import { isTcpSerial } from '../../../util/tcp-serial.js';
-import type { CollectRequest } from '../../source.js';
+import { asks, type CollectRequest } from '../../source.js';
 import type { AdbServerHealth } from '../adb/server-health.js';
 import { REMEMBERED } from '../remembered.js';
 import type { DeviceProber } from './probe.js';
@@ -52,13 +52,10 @@ export class InventoryRunner {
    * within the report wait. An inventory another report started goes on and is reported when it answers.
    */
   async run(records: readonly DeviceSnapshot[], request: CollectRequest) {
-    const { refresh, hold } = request;
     const waiting: Array<Promise<void>> = [];
     const keys: string[] = [];
     for (const record of records) {
-      if (record.state !== READY) continue;
-      const wanted = refresh === 'all' || refresh.has(record.key) || (record.last === undefined && record.failure === undefined && !record.probing);
-      if (!wanted || hold?.has(record.key)) continue;
+      if (record.state !== READY || !asks(request, record)) continue;
       waiting.push(this.running.get(record.key) ?? this.start(record));
       keys.push(record.key);
     }

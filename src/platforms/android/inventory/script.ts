@@ -67,20 +67,14 @@ export function buildInventoryScript(opts: ScriptOptions) {
   return lines.join('\n') + '\n';
 }
 
-/** Script output cut back into sections. */
-interface ScriptOutput {
-  sections: Map<string, string>;
-  /** The script's end marker printed: every section it ran is here, the run is whole. */
-  ended: boolean;
-}
-
 /**
  * Cuts script output into sections by name. A section counts only when the next delimiter printed too: one cut short
  * is absent, not half-read; `ended` says whether the script's end arrived. A delimiter after output without its own
  * newline still ends that output. A \r before a line end (pty, Android before 7) is dropped. Jumps between delimiters
  * with indexOf for speed; test/platforms/android/inventory/split-reference.test.ts holds the line-by-line version.
+ * `ended`: the script's end marker printed: every section it ran is here, the run is whole.
  */
-export function splitSections(output: string, token = SESSION_TOKEN): ScriptOutput {
+export function splitSections(output: string, token = SESSION_TOKEN) {
   const prefix = `<<<DA:${token}:`;
   const sections = new Map<string, string>();
   let ended = false;

@@ -13,21 +13,18 @@ const TIER_CACHE = facetKey<TierCache>('android-tier-cache', 'connection');
 /** The prober's tier caches in the registry's records, each reachable only from the connection it was read on. */
 export function registryTierStore(registry: DeviceRegistry): TierCacheStore {
   const caches = registry.facet(TIER_CACHE);
-  const current = (key: string, connection: number | undefined) =>
-    connection === undefined ? registry.get(key) !== undefined : registry.isCurrent(key, connection);
+  // The record's key while the connection is its current one (any, when none is named), else '' (no record has it).
+  const at = (serial: string, connection: number | undefined) => {
+    const key = recordKey(PLATFORM, serial);
+    return (connection === undefined ? registry.get(key) !== undefined : registry.isCurrent(key, connection)) ? key : '';
+  };
   return {
-    get: (serial, connection) => {
-      const key = recordKey(PLATFORM, serial);
-      return current(key, connection) ? caches.get(key) : undefined;
-    },
+    get: (serial, connection) => caches.get(at(serial, connection)),
     set: (serial, cache, connection) => {
-      const key = recordKey(PLATFORM, serial);
-      if (current(key, connection)) caches.set(key, cache);
+      const key = at(serial, connection);
+      if (key) caches.set(key, cache);
     },
-    delete: (serial, connection) => {
-      const key = recordKey(PLATFORM, serial);
-      if (current(key, connection)) caches.delete(key);
-    },
+    delete: (serial, connection) => caches.delete(at(serial, connection)),
   };
 }
 

@@ -23,6 +23,7 @@
 // - /data/local/tmp: `ls -a` counted on the phone (names are the device's
 //   words: only their number leaves it) and `du -sk`'s total.
 import type { BatteryWear, StorageWear, Unread } from '../../../wear.js';
+import { dropUndefined } from '../../../../util/drop-undefined.js';
 
 /** The supplies read, in the order Google's lab server tries them. */
 export const POWER_SUPPLIES = ['battery', 'bms', 'maxfg', 'max77779fg'] as const;
@@ -91,8 +92,7 @@ export function parseWearFiles(text: string): WearFiles {
   const battery = batteryOf(supplies, unread);
   const storage = storageOf(life, unread);
   if (tmpRead === false) unread.push({ what: '/data/local/tmp', why: 'unreadable' });
-  const tmp =
-    tmpEntries === undefined && kib === undefined ? undefined : { ...(tmpEntries !== undefined && { entries: tmpEntries }), ...(kib !== undefined && { kib }) };
+  const tmp = tmpEntries === undefined && kib === undefined ? undefined : dropUndefined({ entries: tmpEntries, kib });
   return { ...(battery && { battery }), ...(storage && { storage }), ...(tmp && { tmp }), unread };
 }
 
@@ -119,11 +119,11 @@ function batteryOf(supplies: Map<string, Supply>, unread: Unread[]): BatteryWear
     if (supplies.size > 0) unread.push({ what: 'power_supply', why });
     return undefined;
   }
-  return {
-    source: 'sysfs',
-    ...(cycles !== undefined && { cycleCount: cycles }),
+  return dropUndefined({
+    source: 'sysfs' as const,
+    cycleCount: cycles,
     ...(capacity && { fullMah: capacity.full, designMah: capacity.design, healthPercent: Math.round((capacity.full / capacity.design) * 100) }),
-  };
+  });
 }
 
 /**
@@ -151,7 +151,7 @@ function storageOf(life: Map<string, string>, unread: Unread[]): StorageWear | u
   if (emmcBands) {
     const used = lifeUsed([emmcBands[1]!, emmcBands[2]!]);
     const preEol = eolOf(eol);
-    if (used !== undefined || preEol !== undefined) return { source: 'emmc', ...(used !== undefined && { lifeUsedPercent: used }), ...(preEol && { preEol }) };
+    if (used !== undefined || preEol !== undefined) return dropUndefined({ source: 'emmc' as const, lifeUsedPercent: used, preEol });
   }
   const ufs = [ufsA, ufsB].map((v) => /^0x([0-9a-fA-F]{2})$/.exec(v ?? '')?.[1]).filter((v) => v !== undefined);
   const used = lifeUsed(ufs);

@@ -17,6 +17,7 @@
 // JSON. Pure.
 import type { BatteryWear, StorageWear, Unread } from '../../../wear.js';
 import { jsonObject } from '../../../../util/json-object.js';
+import { dropUndefined } from '../../../../util/drop-undefined.js';
 
 export interface WearTradeIn {
   battery?: BatteryWear;
@@ -45,12 +46,7 @@ export function parseWearTradeIn(text: string): WearTradeIn {
     const healthPercent = int(battery.health, 1, 150);
     const made = int(battery.manufacturing_date, 1, 4_102_444_800);
     if (cycleCount !== undefined || healthPercent !== undefined) {
-      out.battery = {
-        source: 'tradeinmode',
-        ...(cycleCount !== undefined && { cycleCount }),
-        ...(healthPercent !== undefined && { healthPercent }),
-        ...(made !== undefined && { manufacturedAtMs: made * 1000 }),
-      };
+      out.battery = dropUndefined({ source: 'tradeinmode' as const, cycleCount, healthPercent, manufacturedAtMs: made && made * 1000 });
     } else out.unread.push({ what: 'tradeinmode battery', why: 'absent' });
   }
   const remaining = storage ? int(storage.useful_lifetime_remaining, 0, 100) : undefined;
