@@ -38,9 +38,6 @@ const ABI_KEYS = ['ro.product.cpu.abi', 'ro.product.cpu.abilist', 'ro.system.pro
 const VERSION_KEYS = ['ro.build.version.release', 'ro.build.version.release_or_codename'];
 const FINGERPRINT_KEYS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 const EMULATOR_KEYS = ['ro.kernel.qemu', 'ro.boot.qemu', 'ro.hardware', 'ro.boot.hardware', 'ro.product.board', 'ro.build.characteristics', 'ro.build.tags'];
-const HARMONY_KEYS = ['hw_sc.build.platform.version'];
-const EMUI_KEYS = ['ro.build.version.emui', 'ro.build.version.magic'];
-const ROOT_HINT_KEYS = ['ro.build.type', 'ro.secure', 'ro.debuggable', 'service.adb.root'];
 
 /** Every property identityFromProps reads (the props probe declares them). */
 export const IDENTITY_PROPS: readonly string[] = [
@@ -55,9 +52,8 @@ export const IDENTITY_PROPS: readonly string[] = [
     ...MARKETING_NAME_KEYS,
     ...ABI_KEYS,
     ...EMULATOR_KEYS,
-    ...HARMONY_KEYS,
-    ...EMUI_KEYS,
-    ...ROOT_HINT_KEYS,
+    // isReleaseBuild's; facts.ts reads it too.
+    'ro.build.type',
   ]),
 ];
 
@@ -68,21 +64,15 @@ const EMULATOR_HARDWARE = new Set(['goldfish', 'ranchu', 'vbox86', 'ttvm_x86']);
 export function identityFromProps(props: Props, adbSerial: string) {
   const serial = firstProp(props, SERIAL_KEYS);
   const abi = firstProp(props, ABI_KEYS)?.split(',')[0]?.trim();
-  const sdk = Number.parseInt(props['ro.build.version.sdk'] ?? '', 10);
   return {
     udid: serial ?? adbSerial,
     serialNumber: serial ?? adbSerial,
     platformVersion: firstProp(props, VERSION_KEYS),
-    sdkLevel: Number.isFinite(sdk) && sdk > 0 ? sdk : undefined,
     modelName: firstProp(props, MODEL_KEYS),
     brandName: firstProp(props, BRAND_KEYS) ?? fingerprintBrand(props) ?? firstProp(props, MANUFACTURER_KEYS),
-    manufacturer: firstProp(props, MANUFACTURER_KEYS),
     marketingName: firstProp(props, MARKETING_NAME_KEYS),
     cpuArchitecture: abi || undefined,
     isEmulator: detectEmulator(props),
-    harmonyOsVersion: firstProp(props, HARMONY_KEYS),
-    emuiVersion: firstProp(props, EMUI_KEYS),
-    rootHints: rootHints(props),
   };
 }
 
@@ -113,16 +103,4 @@ export function detectEmulator(props: Props) {
 
 function isReleaseBuild(props: Props) {
   return props['ro.build.type']?.trim() === 'user' && props['ro.build.tags']?.trim() === 'release-keys';
-}
-
-/** ro.build.type (user, userdebug, eng); ro.secure "0" (adbd starts as root); ro.debuggable "1" (`adb root` allowed, not the same as rooted); service.adb.root "1" (someone ran `adb root`). */
-function rootHints(props: Props) {
-  const flag = (key: string) => (props[key] === undefined ? undefined : props[key]?.trim() === '1');
-  const secure = props['ro.secure'];
-  return {
-    buildType: firstProp(props, ['ro.build.type']),
-    insecure: secure === undefined ? undefined : secure.trim() === '0',
-    debuggable: flag('ro.debuggable'),
-    adbRoot: flag('service.adb.root'),
-  };
 }

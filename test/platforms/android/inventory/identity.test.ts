@@ -13,12 +13,10 @@ describe('identityFromProps', () => {
       udid: 'R5CY743GDFY',
       serialNumber: 'R5CY743GDFY',
       platformVersion: '16',
-      sdkLevel: 36,
       modelName: 'SM-S936B',
       brandName: 'samsung',
       cpuArchitecture: 'arm64-v8a',
       isEmulator: false,
-      rootHints: { buildType: 'user', insecure: false, debuggable: false },
     });
   });
 
@@ -32,7 +30,6 @@ describe('identityFromProps', () => {
     expect(id).toMatchObject({
       modelName: '24069PC21I',
       brandName: 'POCO',
-      manufacturer: 'Xiaomi',
       marketingName: 'POCO F6',
       platformVersion: '15',
       isEmulator: false,
@@ -48,18 +45,14 @@ describe('identityFromProps', () => {
       modelName: 'Android SDK built for x86_64',
       cpuArchitecture: 'x86_64',
       isEmulator: true,
-      rootHints: { buildType: 'userdebug', debuggable: true, insecure: false },
     });
   });
 
-  it('HarmonyOS 2: Android version stays the platform version, HarmonyOS version aside', () => {
+  it('HarmonyOS 2: the Android version is the platform version, not the HarmonyOS one', () => {
     const id = identityFromProps(props('huawei-mha-al00-harmonyos2.txt'), 'ABC');
     expect(id).toMatchObject({
       platformVersion: '9',
-      sdkLevel: 28,
-      harmonyOsVersion: '2.0.0',
       brandName: 'HUAWEI',
-      emuiVersion: 'EmotionUI_9.1.0',
       isEmulator: false,
     });
   });

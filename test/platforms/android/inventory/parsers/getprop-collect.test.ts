@@ -16,7 +16,6 @@ interface Expected {
   /** Vendor marketing name, where the dump has one. */
   marketing?: string;
   abi?: string;
-  harmonyOs?: string;
 }
 
 const DUMPS: Record<string, Expected> = {
@@ -38,7 +37,6 @@ const DUMPS: Record<string, Expected> = {
     brand: 'HONOR',
     model: 'YAL-AL50',
     marketing: 'HONOR 20S',
-    harmonyOs: '3.0.0',
   },
   'miui-android10-redmi-8a': { android: '10', brand: 'Xiaomi', model: 'Redmi 8A', abi: 'armeabi-v7a' },
   'magicui-android10-honor-v30': { android: '10', brand: 'HONOR', model: 'OXF-AN00', marketing: 'HONOR V30' },
@@ -50,7 +48,6 @@ const DUMPS: Record<string, Expected> = {
     brand: 'HUAWEI',
     model: 'LIO-AL00',
     marketing: 'HUAWEI Mate 30 Pro',
-    harmonyOs: '4.2.0',
   },
   'zui-android12-lenovo-legion-phone2-pro': {
     android: '12',
@@ -103,7 +100,6 @@ describe.each(Object.entries(DUMPS))('getprop of %s', (name, expected) => {
       modelName: expected.model,
       marketingName: expected.marketing,
       cpuArchitecture: expected.abi ?? 'arm64-v8a',
-      harmonyOsVersion: expected.harmonyOs,
       isEmulator: false,
     });
     expect(id.serialNumber).not.toBe('ADBSERIAL');
