@@ -16,8 +16,8 @@
 // Only causes are counted (port-record.ts): what followed a controller's
 // death is its consequence, never a limit or a port's failure. Each verdict
 // carries the evidence as a sentence a person can check.
-import { busOf, type UsbEventKind } from './classify.js';
-import { hubOfPort } from '../../util/usb-path.js';
+import type { UsbEventKind } from './classify.js';
+import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { clipText } from './text.js';
 import { windowOf, type DayWindow, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
 
@@ -64,7 +64,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   const portsOf = groupBy(ports, (v) => hubOfPort(v.port));
 
   // Controllers.
-  const controllers = groupBy(ports, (v) => controllerOf(busOf(v.port)));
+  const controllers = groupBy(ports, (v) => controllerOf(usbBus(v.port)!));
   for (const controller of [...new Set([...controllers.keys(), ...Object.keys(record.controllers)])].sort()) {
     const entry = record.controllers[controller];
     const own = sumDays(entry?.days ?? {}, days);

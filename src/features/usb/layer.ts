@@ -15,8 +15,8 @@ import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
-import { busOf, classifyUsbLine, speedFallback } from './classify.js';
-import { hubOfPort } from '../../util/usb-path.js';
+import { classifyUsbLine, speedFallback } from './classify.js';
+import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
@@ -36,7 +36,6 @@ const SAVE_EVERY_MS = 60_000;
 const SYSFS_EVERY_MS = 60_000;
 /** `list` reads sysfs's serials once for all its rows. */
 const SYSFS_CELL_MS = 5_000;
-const PORT = /^\d+-\d+(?:\.\d+)*$/;
 
 /** The USB layer's one entry in the presence ledger: the phones listed before, on a port now, off their source's list. */
 const OFF_SOURCE_REASON: PresenceReason = { kind: 'off-source', scope: 'usb' };
@@ -181,7 +180,7 @@ export class UsbLayer implements UsbEvidence {
   private covers(v: Verdict, port: string) {
     if (v.ports.includes(port)) return true;
     if (v.wholeHub === true) return hubOfPort(port) === v.subject;
-    return v.layer === 'controller' && this.controllerOf(busOf(port)) === v.subject;
+    return v.layer === 'controller' && this.controllerOf(usbBus(port)!) === v.subject;
   }
 
   /** Recovery's evidence: whether the kernel has a phone with these USB serials on a port now (both sysfs and the kernel log read). */
@@ -288,7 +287,7 @@ export class UsbLayer implements UsbEvidence {
    * any device may print any serial. A network phone has no port.
    */
   placeOf(usb: UsbPlace | undefined) {
-    if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
+    if (usbBus(usb?.usb) !== undefined) return usb?.usb;
     if (usb?.location === undefined || this.usb.sysfsRoot === '') return undefined;
     return this.locations.get(usb.location);
   }
