@@ -37,9 +37,10 @@ export interface UsbEvent {
 const CONTROLLER_DRIVER = /^(?:xhci[_-][\w-]+|ehci[_-][\w-]+|ohci[_-][\w-]+|uhci[_-][\w-]+|dwc_otg|dwc2|ci_hdrc|musb-hdrc)$/;
 
 /** The catalogue compiled once, by whom its messages name. */
-const BY_NAMED = new Map<Named | undefined, Array<{ entry: KernelMessage; pattern: RegExp }>>();
-for (const entry of KERNEL_MESSAGES)
-  BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args) }]);
+const BY_NAMED = Map.groupBy(
+  KERNEL_MESSAGES.map((entry) => ({ entry, pattern: compileFormat(entry.format, entry.args) })),
+  (c): Named | undefined => c.entry.named,
+);
 
 /**
  * What a kernel message says of USB, or undefined when the catalogue has it not. Read as "DRIVER NAME: TEXT" (the
