@@ -44,29 +44,21 @@ const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on the
 const LOGGED_PORTS = 16;
 
 /** Values read at most every `ms` of the clock, each key's once in that time, or afresh once dropped. */
-class Cell<V, K = void> {
-  private readonly kept = new Map<K, V>();
-  private at = -Infinity;
-
-  constructor(
-    private readonly now: () => number,
-    private readonly ms: number,
-    private readonly read: (key: K) => V,
-  ) {}
-
-  get(key: K): V {
-    const now = this.now();
-    if (now - this.at >= this.ms) {
-      this.kept.clear();
-      this.at = now;
-    }
-    if (!this.kept.has(key)) this.kept.set(key, this.read(key));
-    return this.kept.get(key)!;
-  }
-
-  drop() {
-    this.at = -Infinity;
-  }
+function cell<V, K = void>(now: () => number, ms: number, read: (key: K) => V) {
+  const kept = new Map<K, V>();
+  let at = -Infinity;
+  return {
+    get(key: K): V {
+      const t = now();
+      if (t - at >= ms) {
+        kept.clear();
+        at = t;
+      }
+      if (!kept.has(key)) kept.set(key, read(key));
+      return kept.get(key)!;
+    },
+    drop: () => (at = -Infinity),
+  };
 }
 
 export class UsbLayer implements UsbEvidence {
@@ -74,7 +66,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly usb: Settings['usb'];
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
-  private readonly interfaces = new Cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
+  private readonly interfaces = cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
   private record: PortRecord = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
@@ -96,7 +88,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly logged = new SaidOnce(this.now);
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
-  private readonly controllers = new Cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
+  private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
   /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
   private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
@@ -104,7 +96,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly saidOffList = new SaidOnce(this.now);
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
-  private readonly locations = new Cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));
+  private readonly locations = cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -112,9 +104,9 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private readonly ports = new Cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
+  private readonly ports = cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
   /** A phone's link below its port's speed, by port. */
-  private readonly fallbacks = new Cell(this.now, SYSFS_CELL_MS, (port: string) =>
+  private readonly fallbacks = cell(this.now, SYSFS_CELL_MS, (port: string) =>
     speedFallback(port, speedOf(this.usb.sysfsRoot, port), speedOf(this.usb.sysfsRoot, hubOfPort(port))),
   );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
