@@ -74,10 +74,8 @@ export class UsbLayer implements UsbEvidence {
   private readonly recorder = new KernelRecorder(
     () => this.record,
     () => ({ controllerOfBus: this.controllerOfBus }),
-    (event, outcome) => {
-      // A cause counted on a port is a failure of /metrics.
-      if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
-    },
+    // A cause counted on a port is a failure of /metrics.
+    (event) => event.port !== undefined && this.failures.add(event.port, event.kind),
   );
   private follower: KernelLogFollower | undefined;
   private source: string | undefined;
