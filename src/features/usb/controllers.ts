@@ -31,23 +31,22 @@ export function readUsbControllers(root: string): ControllerLoad[] | undefined {
   if (!names) return undefined;
   // Not a link (a copy of sysfs): one controller per bus.
   const linked = controllersOfBuses(root);
-  const byController = new Map<string, ControllerLoad>();
-  const ofBus = new Map<number, ControllerLoad>();
-  for (const name of names) {
-    const bus = /^usb(\d+)$/.exec(name)?.[1];
-    if (bus === undefined) continue;
-    const controller = linked.get(Number(bus)) ?? `bus ${bus}`;
-    const load = byController.get(controller) ?? { controller, buses: [], devices: 0 };
-    load.buses.push(Number(bus));
-    byController.set(controller, load);
-    ofBus.set(Number(bus), load);
-  }
   // "1-1.4.2" is a device; "1-1.4.2:1.0" one of its interfaces.
-  for (const name of names) {
-    const load = ofBus.get(usbBus(name) ?? -1);
-    if (load) load.devices++;
-  }
-  return [...byController.values()].map((l) => ({ ...l, buses: l.buses.sort((a, b) => a - b) })).sort((a, b) => a.buses[0]! - b.buses[0]!);
+  const devices = Map.groupBy(
+    names.flatMap((name) => usbBus(name) ?? []),
+    (bus) => bus,
+  );
+  const buses = names.flatMap((name) => /^usb(\d+)$/.exec(name)?.[1] ?? []).map(Number);
+  return [
+    ...Map.groupBy(
+      buses.sort((a, b) => a - b),
+      (bus) => linked.get(bus) ?? `bus ${bus}`,
+    ),
+  ].map(([controller, own]) => ({
+    controller,
+    buses: own,
+    devices: own.reduce((n, bus) => n + (devices.get(bus)?.length ?? 0), 0),
+  }));
 }
 
 /** One item per controller that carries adb devices, with a warning near the usual limit; without sysfs, adb's paths per bus. */
