@@ -58,18 +58,16 @@ export function usbItems(
   // Phones sysfs shows on a port that adb does not list there (an iPhone, a phone with USB debugging off) load the controller too.
   const adbPaths = new Set(devices.map((d) => d.usb));
   const more = phonePorts.filter((p) => !adbPaths.has(p));
-  const phonesPerBus = new Map<number, number>();
-  for (const bus of [...devices.map((d) => d.usb), ...more].map(usbBus)) if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);
+  const perBus = Map.groupBy(
+    [...devices.map((d) => d.usb), ...more].flatMap((p) => usbBus(p) ?? []),
+    (bus) => bus,
+  );
   const what = more.length ? 'phones' : 'adb devices';
-  if (!phonesPerBus.size) return [];
-  const loads: Array<ControllerLoad & { phones: number }> = [];
-  const known = new Set<number>();
-  for (const c of controllers ?? []) {
-    const phones = c.buses.reduce((n, b) => n + (phonesPerBus.get(b) ?? 0), 0);
-    for (const b of c.buses) known.add(b);
-    if (phones) loads.push({ ...c, phones });
-  }
-  for (const [bus, phones] of phonesPerBus) if (!known.has(bus)) loads.push({ controller: `bus ${bus}`, buses: [bus], devices: phones, phones });
+  const known = controllers ?? [];
+  const unknown = [...perBus.keys()].filter((bus) => !known.some((c) => c.buses.includes(bus)));
+  const loads = [...known, ...unknown.map((bus) => ({ controller: `bus ${bus}`, buses: [bus], devices: perBus.get(bus)!.length }))]
+    .map((c) => ({ ...c, phones: c.buses.reduce((n, b) => n + (perBus.get(b)?.length ?? 0), 0) }))
+    .filter((l) => l.phones > 0);
   return loads.map((l) => {
     const where = `USB controller ${l.controller} (bus ${l.buses.join(', ')})`;
     const counted = l.devices === l.phones ? `${l.phones} ${what}` : `${l.devices} USB devices, hubs included, ${l.phones} of them ${what}`;
