@@ -220,7 +220,15 @@ export class UsbLayer implements UsbEvidence {
     const onUsb = this.owedFrom;
     if (onUsb === undefined) return [...devices];
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
-    this.publish(added, onUsb);
+    // The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends.
+    const offs = added.flatMap((d) => {
+      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, (port) => this.interfaces.get(port));
+      return off ? [{ udid: d.udid, off }] : [];
+    });
+    this.offList = offs.map((o) => o.off);
+    const facet = this.ctx.registry.facet(OFF_SOURCE);
+    for (const [udid] of facet.entries()) if (!added.some((d) => d.udid === udid)) facet.delete(udid);
+    for (const { udid, off } of offs) facet.set(udid, off);
     for (const d of added) {
       // Said once per stay, and rate-limited over all phones: each flap a report catches re-arms the stay, and thirty
       // flapping phones would otherwise flood the log.
@@ -241,19 +249,6 @@ export class UsbLayer implements UsbEvidence {
    */
   rememberEarlier(devices: readonly DeviceInfo[]) {
     for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, listedPhone(d));
-  }
-
-  /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid) {
-    const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, (port) => this.interfaces.get(port));
-      return off ? [{ udid: d.udid, off }] : [];
-    });
-    this.offList = offs.map((o) => o.off);
-    const facet = this.ctx.registry.facet(OFF_SOURCE);
-    const now = new Set(added.map((d) => d.udid));
-    for (const [udid] of facet.entries()) if (!now.has(udid)) facet.delete(udid);
-    for (const { udid, off } of offs) facet.set(udid, off);
   }
 
   /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
@@ -332,7 +327,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
   metrics(): Metric[] {
-    const sources = [...new Set(this.ctx.platforms.names.flatMap((p) => (p.offList ? [p.offList.source] : [])))];
+    const sources = [...new Set(this.ctx.platforms.names.flatMap((p) => p.offList?.source ?? []))];
     return [
       ...(this.usb.kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
       ...(this.usb.sysfsRoot === '' ? [] : [offListMetric(this.offList, sources)]),
