@@ -160,8 +160,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
 function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions) {
   if (event.kind === 'bus-registered' && event.controller !== undefined && event.bus !== undefined) {
     record.buses[String(event.bus)] = event.controller;
-    const names = Object.keys(record.buses);
-    if (names.length > MAX_CONTROLLERS * 4) delete record.buses[names[0]!];
+    dropFirst(record.buses, MAX_CONTROLLERS * 4);
     revive(record, event.controller);
     return;
   }
