@@ -80,7 +80,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   const { registry, logger, stats, clock, mapping } = ctx;
   const phones = ctx.platforms.phones;
   const c = ctx.settings.charge;
-  const policy: ChargeSettings = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
+  const policy: ChargeSettings = { ...c, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
   const pauses = new OwedPauses(registry, phones.platform);
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   let claims: Claim[] = [];
