@@ -13,7 +13,7 @@ import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
-import { portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
+import { portHeldOff, type ChargeEntry, type PauseEnd } from './pauses.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
@@ -349,11 +349,14 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       const output = await switchPort({ hub, port, way }, power);
       const current = pauses.of(serial)!;
       const p = current.pause;
+      const wall = clock.wall();
+      // Off, the power cut is checked from now; on, after the pause, the phone must show power again.
+      const ended = p?.ended && power === 'on' ? { ...p.ended, switchedOn: true, waitUntil: clock.monotonic() + policy.waitBackMs, onWall: wall } : p?.ended;
       pauses.set(serial, {
         ...current,
         failures: 0,
         retryAt: undefined,
-        ...(p && { pause: switched(p, power, clock.monotonic(), clock.wall(), policy.waitBackMs) }),
+        pause: p && (p.ended ? { ...p, ended } : power === 'off' ? { ...p, cut: cutCheck(wall) } : p),
       });
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
       logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
@@ -386,12 +389,6 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       keep();
     },
   };
-}
-
-/** A pause once its port switched: off, the power cut is checked from now; on, after the pause, the phone must show power again. */
-function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number, wall: number, waitBackMs: number): ChargePause {
-  if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(wall) };
-  return pause.ended ? { ...pause, ended: { ...pause.ended, switchedOn: true, waitUntil: now + waitBackMs, onWall: wall } } : pause;
 }
 
 /** A paused phone's latest reading for the power check (its battery service's time and word); gone: off its source's list. */
