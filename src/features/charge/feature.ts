@@ -37,15 +37,13 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
     // Built even with no phone listed in charge.ways: ports a crashed run left off must be switched on after charge control was turned off too.
     action: chargeControl(ctx, parts),
     notes: (device) =>
-      device.udid === undefined
-        ? []
-        : powerPaths
-            .uncutFor(device.udid)
-            .map(
-              (p) =>
-                `hub ${p.hub} port ${p.port} does not cut power when switched off (${p.seen}, ${utcText(p.atWall)}): ` +
-                'charge control no longer pauses this phone there; a hub with real per-port power switching would',
-            ),
+      powerPaths
+        .uncutFor(device.udid)
+        .map(
+          (p) =>
+            `hub ${p.hub} port ${p.port} does not cut power when switched off (${p.seen}, ${utcText(p.atWall)}): ` +
+            'charge control no longer pauses this phone there; a hub with real per-port power switching would',
+        ),
     // The operator's own hub tool, for the `command` way.
     doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'charge.command')) },
     // After health: a paused phone's last reading is not a new one to judge.
