@@ -47,9 +47,8 @@ export function answerHead(problem: string | undefined) {
 
 /** An answer as the client reads it: the problem (undefined when ok) and the lines after the first. */
 export function parseAnswer(text: string): { problem: string | undefined; output: string } {
-  const end = text.indexOf('\n');
-  const head = end < 0 ? text : text.slice(0, end);
-  const output = end < 0 ? '' : text.slice(end + 1);
+  const [head = '', ...rest] = text.split('\n');
+  const output = rest.join('\n');
   if (head === 'ok') return { problem: undefined, output };
   if (head.startsWith('fail ')) return { problem: head.slice(5), output };
   return { problem: `the hub helper answered ${JSON.stringify(head.slice(0, 80))}`, output };

@@ -109,8 +109,9 @@ async function answer(
             problem ? { ok: false, finding: problem } : { ok: true, finding: `hub ${hub}: uhubctl lists port ${ports.join(', ')}` },
           )
         : [];
-    const lines = [`uhubctl: ${'found' in tool ? tool.found : tool.missing}`, ...[...hubs, ...listings].map((h) => h.finding)];
-    const problem = 'found' in tool ? [...hubs, ...listings].find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
+    const found = [...hubs, ...listings];
+    const lines = [`uhubctl: ${'found' in tool ? tool.found : tool.missing}`, ...found.map((h) => h.finding)];
+    const problem = 'found' in tool ? found.find((h) => !h.ok)?.finding : `${tool.missing} (apt install uhubctl)`;
     return { ...(problem !== undefined && { problem }), output: lines.join('\n') };
   }
   const refused = refusal(request, mapped);

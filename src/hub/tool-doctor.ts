@@ -26,29 +26,6 @@ interface HubToolSettings {
 
 const STATUS_TIMEOUT_MS = 10_000;
 
-interface Need {
-  setting: string;
-  program: string;
-  /** What needs it, for the line. */
-  users: string[];
-}
-
-/** The programs the settings will run, each with the settings that need it. */
-function needs(settings: HubToolSettings): Need[] {
-  const ways = new Set(chargeWaysOf(settings.charge.ways).map((w) => w.way));
-  const out: Need[] = [];
-  const uhubctlUsers = [...(settings.recovery.powerCycle ? ['recovery.powerCycle'] : []), ...(ways.has('uhubctl') ? ['charge.ways uhubctl'] : [])];
-  const cycle = programOf(settings.recovery.powerCycleCommand);
-  if (uhubctlUsers.length > 0 && cycle) out.push({ setting: 'recovery.powerCycleCommand', program: cycle, users: uhubctlUsers });
-  const own = programOf(settings.charge.command);
-  if (ways.has('command') && own) out.push({ setting: 'charge.command', program: own, users: ['charge.ways command'] });
-  return out;
-}
-
-function programOf(command: string | undefined) {
-  return command?.split(/\s+/).find(Boolean);
-}
-
 /** Where the program is, or why it cannot be run. */
 export function locate(program: string, path: string | undefined): { found: string } | { missing: string } {
   const candidates = program.includes('/')
@@ -75,20 +52,25 @@ export function locate(program: string, path: string | undefined): { found: stri
   return { missing: program.includes('/') ? `${program} does not exist` : `${program} is not on PATH` };
 }
 
-/** One line per hub tool the settings call on (`setting`: only the one it names); none when they call on none. */
+/** The line of the hub tool that `setting` names, when the settings call on it (recovery's power cycle or charge control's uhubctl way, its `command` way); none when they do not. */
 export async function hubToolItems(
   settings: HubToolSettings,
   env: NodeJS.ProcessEnv,
-  setting?: 'recovery.powerCycleCommand' | 'charge.command',
+  setting: 'recovery.powerCycleCommand' | 'charge.command',
 ): Promise<ToolLine[]> {
-  const items: ToolLine[] = [];
-  for (const need of needs(settings)) if (setting === undefined || need.setting === setting) items.push(await hubToolItem(settings, need, env));
-  return items;
+  const ways = new Set(chargeWaysOf(settings.charge.ways).map((w) => w.way));
+  const cycle = setting === 'recovery.powerCycleCommand';
+  const users = cycle
+    ? [...(settings.recovery.powerCycle ? ['recovery.powerCycle'] : []), ...(ways.has('uhubctl') ? ['charge.ways uhubctl'] : [])]
+    : ways.has('command')
+      ? ['charge.ways command']
+      : [];
+  const program = (cycle ? settings.recovery.powerCycleCommand : settings.charge.command)?.split(/\s+/).find(Boolean);
+  return users.length && program ? [await hubToolItem(settings, setting, program, users.join(', '), env)] : [];
 }
 
-async function hubToolItem(settings: HubToolSettings, { setting, program, users }: Need, env: NodeJS.ProcessEnv): Promise<ToolLine> {
+async function hubToolItem(settings: HubToolSettings, setting: string, program: string, who: string, env: NodeJS.ProcessEnv): Promise<ToolLine> {
   const where = locate(program, env.PATH);
-  const who = users.join(', ');
   if ('found' in where) {
     const head = `hub tool ${program} (${setting}, for ${who}): ${where.found}`;
     // uhubctl itself: a wrapper (sudo) may ask for what doctor cannot give, and the hub helper's client is checked through the helper (doctor-item.ts).

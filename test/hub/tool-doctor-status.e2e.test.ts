@@ -27,12 +27,12 @@ const settings = (hubPorts: string[]) => ({
 
 describe("doctor's hub tool line", () => {
   it('is OK when the status listing shows each mapped hub and port', async () => {
-    const [item] = await hubToolItems(settings(['DOC00001=1-1.4:3']), { ...process.env, ...hub.env });
+    const [item] = await hubToolItems(settings(['DOC00001=1-1.4:3']), { ...process.env, ...hub.env }, 'recovery.powerCycleCommand');
     expect(item).toMatchObject({ status: 'ok', finding: expect.stringMatching(/its status listing shows hub 1-1\.4 port 3$/) });
   });
 
   it('fails when the tool sees no hub at a mapped location, in its own words', async () => {
-    const [item] = await hubToolItems(settings(['DOC00001=1-1.4:3', 'OTHER001=1-1.9:2']), { ...process.env, ...hub.env });
+    const [item] = await hubToolItems(settings(['DOC00001=1-1.4:3', 'OTHER001=1-1.9:2']), { ...process.env, ...hub.env }, 'recovery.powerCycleCommand');
     expect(item).toMatchObject({
       status: 'fail',
       finding: expect.stringMatching(/, but hub 1-1\.9 is not found by the hub tool \(it says: No compatible devices detected at location 1-1\.9!\)$/),
@@ -41,7 +41,7 @@ describe("doctor's hub tool line", () => {
   });
 
   it('fails when the hub has no such port', async () => {
-    const [item] = await hubToolItems(settings(['DOC00001=1-1.4:7']), { ...process.env, ...hub.env });
+    const [item] = await hubToolItems(settings(['DOC00001=1-1.4:7']), { ...process.env, ...hub.env }, 'recovery.powerCycleCommand');
     expect(item).toMatchObject({ status: 'fail', finding: expect.stringMatching(/but hub 1-1\.4 has no port 7 \(it lists 1, 2, 3, 4\)$/) });
   });
 });

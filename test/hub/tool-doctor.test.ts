@@ -21,18 +21,22 @@ const settings = (o: { powerCycle?: boolean; powerCycleCommand?: string; ways?: 
 
 describe('the hub tools doctor looks for', () => {
   it('none when neither power cycling nor a port way of charge control is on', async () => {
-    expect(await hubToolItems(settings({ ways: ['model:SM-*=off'], command: '/nonexistent {hub} {port} {action}' }), { PATH: '' })).toEqual([]);
+    const none = settings({ ways: ['model:SM-*=off'], command: '/nonexistent {hub} {port} {action}' });
+    expect(await hubToolItems(none, { PATH: '' }, 'recovery.powerCycleCommand')).toEqual([]);
+    expect(await hubToolItems(none, { PATH: '' }, 'charge.command')).toEqual([]);
   });
 
   it('finds uhubctl on PATH for power cycling and the uhubctl way, in one line', async () => {
     const dir = bin({ uhubctl: true });
-    expect(await hubToolItems(settings({ powerCycle: true, ways: ['model:SM-*=uhubctl'] }), { PATH: `/nonexistent:${dir}` })).toEqual([
+    expect(
+      await hubToolItems(settings({ powerCycle: true, ways: ['model:SM-*=uhubctl'] }), { PATH: `/nonexistent:${dir}` }, 'recovery.powerCycleCommand'),
+    ).toEqual([
       { status: 'ok', finding: `hub tool uhubctl (recovery.powerCycleCommand, for recovery.powerCycle, charge.ways uhubctl): ${join(dir, 'uhubctl')}` },
     ]);
   });
 
   it('fails on a uhubctl missing from PATH, saying what to install', async () => {
-    const [item] = await hubToolItems(settings({ powerCycle: true }), { PATH: bin({}) });
+    const [item] = await hubToolItems(settings({ powerCycle: true }), { PATH: bin({}) }, 'recovery.powerCycleCommand');
     expect(item).toMatchObject({
       status: 'fail',
       finding: 'hub tool uhubctl (recovery.powerCycleCommand, for recovery.powerCycle): uhubctl is not on PATH',
@@ -42,7 +46,7 @@ describe('the hub tools doctor looks for', () => {
 
   it("checks the program of the operator's command (its first word), and names one that is not executable", async () => {
     const dir = bin({ 'hub-power': false });
-    const [item] = await hubToolItems(settings({ ways: ['R58M1=command'], command: `${dir}/hub-power {hub} {port} {action}` }), { PATH: '' });
+    const [item] = await hubToolItems(settings({ ways: ['R58M1=command'], command: `${dir}/hub-power {hub} {port} {action}` }), { PATH: '' }, 'charge.command');
     expect(item).toMatchObject({
       status: 'fail',
       finding: `hub tool ${dir}/hub-power (charge.command, for charge.ways command): ${dir}/hub-power is not executable`,
@@ -53,6 +57,8 @@ describe('the hub tools doctor looks for', () => {
   it('takes a path as given and a wrapper by its own name (sudo uhubctl: sudo)', async () => {
     expect(locate('/nonexistent/uhubctl', '/usr/bin')).toEqual({ missing: '/nonexistent/uhubctl does not exist' });
     const dir = bin({ sudo: true });
-    expect((await hubToolItems(settings({ powerCycle: true, powerCycleCommand: 'sudo uhubctl' }), { PATH: dir }))[0]).toMatchObject({ status: 'ok' });
+    expect(
+      (await hubToolItems(settings({ powerCycle: true, powerCycleCommand: 'sudo uhubctl' }), { PATH: dir }, 'recovery.powerCycleCommand'))[0],
+    ).toMatchObject({ status: 'ok' });
   });
 });

@@ -3,6 +3,7 @@ import { portRefusal } from '../../actions/trust.js';
 import { keyRefusalText } from '../../actions/mapping-key.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { isPortWay, type PortWay } from '../../config/charge-ways.js';
+import type { HubPort } from '../../config/hub-ports.js';
 import { claimOf, type Claim } from '../../devices/claims.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { PortSwitch } from '../../hub/uhubctl.js';
@@ -12,7 +13,7 @@ import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
-import { portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
+import { portHeldOff, type ChargeEntry, type PauseEnd } from './pauses.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
@@ -79,7 +80,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   const { registry, logger, stats, clock, mapping } = ctx;
   const phones = ctx.platforms.phones;
   const c = ctx.settings.charge;
-  const policy: ChargeSettings = { highPercent: c.highPercent, lowPercent: c.lowPercent, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
+  const policy: ChargeSettings = { ...c, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
   const pauses = new OwedPauses(registry, phones.platform);
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   let claims: Claim[] = [];
@@ -92,32 +93,28 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const found = ports[p.way];
     return found ? found.switch(p.hub, p.port, power) : Promise.reject(new Error(`no port switch for the way ${p.way}`));
   };
-  /** The hub port mapped to this phone, as the shared look-up finds it. */
-  const placeOf = (r: DeviceSnapshot, udid: string) => mapping.portOf(claimOf(r, udid), claims);
-  /** The way that switches this phone's port, when one does; a refused key counts as one here (the refusal says why). */
-  const wayOf = (udid: string, r: DeviceSnapshot): PortWay | 'refused' | undefined => {
+  /** Whether a phone with no entry is for charge control: a port mapped to it (a refused key counts: the refusal says why) that cuts power, and a way that switches it. */
+  const inCharge = (r: DeviceSnapshot, udid: string) => {
+    const place = mapping.portOf(claimOf(r, udid), claims);
+    // A port that kept its phone on power is not used again: no pause, and no booking question for one.
+    if (place.kind === 'none' || (place.kind === 'mapped' && powerPaths.uncutAt(place.value.hub, place.value.port))) return false;
     const found = mapping.wayOf(claimOf(r, udid), claims, r.last?.modelName);
-    if (found.kind === 'refused') return 'refused';
-    return isPortWay(found.way) && ports[found.way] ? found.way : undefined;
+    return found.kind === 'refused' || (isPortWay(found.way) && ports[found.way] !== undefined);
   };
-  /** The mark of the port mapped to this phone, when that port does not cut power. */
-  const uncutPortOf = (r: DeviceSnapshot, udid: string) => {
-    const place = placeOf(r, udid);
-    return place.kind === 'mapped' ? powerPaths.uncutAt(place.value.hub, place.value.port) : undefined;
-  };
-  /** Why this phone's port may not be switched off for it now, or undefined. */
-  const refusal = (record: DeviceSnapshot, udid: string) => {
+  /** The hub port and the way to switch it off with for this phone now, or why it may not be. */
+  const pausePlace = (record: DeviceSnapshot, udid: string) => {
     // Switching the port on again is a new USB connection, which a locked phone under it takes as charge-only: lost to adb.
     if (ctx.platforms.facts.advancedProtection(registry, record.key) === 'on')
       return 'it is under Advanced Protection, where a locked phone takes the USB connection after the pause as charge-only, lost to adb';
-    const place = placeOf(record, udid);
+    const claim = claimOf(record, udid);
+    const place = mapping.portOf(claim, claims);
     if (place.kind === 'none') return 'no hub port is mapped to it';
     if (place.kind === 'refused') return keyRefusalText(place.key, place.names);
     const uncut = powerPaths.uncutAt(place.value.hub, place.value.port);
     if (uncut) return `hub ${uncut.hub} port ${uncut.port} does not cut power (${uncut.seen})`;
-    const way = mapping.wayOf(claimOf(record, udid), claims, record.last?.modelName);
+    const way = mapping.wayOf(claim, claims, record.last?.modelName);
     if (way.kind === 'refused') return keyRefusalText(way.key, way.names);
-    return portRefusal(claimOf(record, udid), claims, place.value, way.way === 'uhubctl');
+    return portRefusal(claim, claims, place.value, way.way === 'uhubctl') ?? { place: place.value, way: way.way };
   };
   const switching = (serial: string, power: 'off' | 'on'): SwitchIntent => ({
     target: targetOf(serial),
@@ -178,12 +175,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
 
   /** The pause starts: kept from before its off switch; the cloud hears of it once the port is off (apply), not while the switch may still fail. */
-  const pause = (serial: string, record: DeviceSnapshot, udid: string, percent: number, now: number): SwitchIntent[] => {
-    const found = placeOf(record, udid);
-    const way = wayOf(udid, record);
-    // refusal() said yes just before, on the same claims.
-    if (found.kind !== 'mapped' || way === undefined || way === 'refused') return [];
-    const place = found.value;
+  const pause = (serial: string, udid: string, percent: number, now: number, place: HubPort, way: PortWay): SwitchIntent[] => {
     const wall = clock.wall();
     const maxMs = policy.maxPauseMs;
     pauses.set(serial, {
@@ -248,8 +240,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     );
     switch (decision.kind) {
       case 'pause': {
-        const why = refusal(record!, udid!);
-        if (why === undefined) return pause(serial, record!, udid!, level, now);
+        const why = pausePlace(record!, udid!);
+        if (typeof why === 'object') return isPortWay(why.way) && ports[why.way] ? pause(serial, udid!, level, now, why.place, why.way) : [];
         look.refuse({
           key: record!.key,
           action: 'charge_pause',
@@ -344,9 +336,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
         const entry = pauses.of(r.serial);
         const udid = r.udid ?? entry?.pause?.udid;
         // A key naming two phones is not mapped for either: refused below, said once by the look-up.
-        if (!entry && (udid === undefined || placeOf(r, udid).kind === 'none' || wayOf(udid, r) === undefined)) continue;
-        // A port that kept its phone on power is not used again: no pause, and no booking question for one.
-        if (!entry && uncutPortOf(r, udid!)) continue;
+        if (!entry && (udid === undefined || !inCharge(r, udid))) continue;
         intents.push(...lookAt(r.serial, entry, r, look));
       }
       // Paused phones are off adb: their pause outlives their record.
@@ -359,11 +349,14 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       const output = await switchPort({ hub, port, way }, power);
       const current = pauses.of(serial)!;
       const p = current.pause;
+      const wall = clock.wall();
+      // Off, the power cut is checked from now; on, after the pause, the phone must show power again.
+      const ended = p?.ended && power === 'on' ? { ...p.ended, switchedOn: true, waitUntil: clock.monotonic() + policy.waitBackMs, onWall: wall } : p?.ended;
       pauses.set(serial, {
         ...current,
         failures: 0,
         retryAt: undefined,
-        ...(p && { pause: switched(p, power, clock.monotonic(), clock.wall(), policy.waitBackMs) }),
+        pause: p && (p.ended ? { ...p, ended } : power === 'off' ? { ...p, cut: cutCheck(wall) } : p),
       });
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
       logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
@@ -396,12 +389,6 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       keep();
     },
   };
-}
-
-/** A pause once its port switched: off, the power cut is checked from now; on, after the pause, the phone must show power again. */
-function switched(pause: Readonly<ChargePause>, power: 'off' | 'on', now: number, wall: number, waitBackMs: number): ChargePause {
-  if (power === 'off') return pause.ended ? pause : { ...pause, cut: cutCheck(wall) };
-  return pause.ended ? { ...pause, ended: { ...pause.ended, switchedOn: true, waitUntil: now + waitBackMs, onWall: wall } } : pause;
 }
 
 /** A paused phone's latest reading for the power check (its battery service's time and word); gone: off its source's list. */

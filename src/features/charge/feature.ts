@@ -9,7 +9,7 @@ import type { Feature, FeatureContext } from '../context.js';
 import { CHARGE_ENDS, CHARGE_PAUSES, CHARGE_POWER_CHECKS, CHARGE_SWITCHES, chargeControl, type ChargeParts } from './charge.js';
 import { pausedPortsFile } from './paused-ports.js';
 import { withChargePauses } from './paused-report.js';
-import { chargeEntries } from './pauses.js';
+import { ChargePauses } from './pauses.js';
 import { PowerPaths, uncutPortsFile } from './power-paths.js';
 import { chargeRow } from './row.js';
 import { utcText } from '../../util/clock.js';
@@ -37,19 +37,17 @@ export function chargeFeatureWith(ctx: FeatureContext, parts: ChargeParts): Feat
     // Built even with no phone listed in charge.ways: ports a crashed run left off must be switched on after charge control was turned off too.
     action: chargeControl(ctx, parts),
     notes: (device) =>
-      device.udid === undefined
-        ? []
-        : powerPaths
-            .uncutFor(device.udid)
-            .map(
-              (p) =>
-                `hub ${p.hub} port ${p.port} does not cut power when switched off (${p.seen}, ${utcText(p.atWall)}): ` +
-                'charge control no longer pauses this phone there; a hub with real per-port power switching would',
-            ),
+      powerPaths
+        .uncutFor(device.udid)
+        .map(
+          (p) =>
+            `hub ${p.hub} port ${p.port} does not cut power when switched off (${p.seen}, ${utcText(p.atWall)}): ` +
+            'charge control no longer pauses this phone there; a hub with real per-port power switching would',
+        ),
     // The operator's own hub tool, for the `command` way.
     doctor: { config: async (env) => named('hub.tool', await hubToolItems(ctx.settings, env, 'charge.command')) },
     // After health: a paused phone's last reading is not a new one to judge.
-    annotate: (devices, carried) => withChargePauses(devices, { entries: () => chargeEntries(registry) }, carried ?? new Map()),
+    annotate: (devices, carried) => withChargePauses(devices, new ChargePauses(registry, ctx.platforms.phones.platform), carried ?? new Map()),
     counters: [CHARGE_PAUSES, CHARGE_ENDS, CHARGE_POWER_CHECKS, CHARGE_SWITCHES],
     metrics: () => powerPaths.metrics(),
   };

@@ -19,8 +19,8 @@ export interface PortsFile<T> {
 
 /** What a kept list is, and what its loss costs, in its lines. */
 export interface KeptWords<T> {
-  isItem(v: unknown): v is T;
-  keyOf(p: T): string;
+  isItem: (v: unknown) => v is T;
+  keyOf: (p: T) => string;
   /** What an unreadable file costs ("hub ports a previous run left off (if any) must be switched on by hand"). */
   lost: string;
   /** What a failed write costs ("after a crash they would stay off until switched on by hand"). */
@@ -39,14 +39,10 @@ export function portsFile<T>(file: string, logger: Logger, words: KeptWords<T>):
       maxBytes: 1024 * 1024,
       parse: (text) => {
         const ports = jsonObject(text)?.ports;
-        return Array.isArray(ports) ? ports.filter((p) => words.isItem(p)) : undefined;
+        return Array.isArray(ports) ? ports.filter(words.isItem) : undefined;
       },
       text: (ports) => JSON.stringify({ savedAt: new Date().toISOString(), ports }) + '\n',
-      key: (ports) =>
-        ports
-          .map((p) => words.keyOf(p))
-          .sort()
-          .join('\n'),
+      key: (ports) => ports.map(words.keyOf).sort().join('\n'),
     },
     logger,
   );

@@ -76,15 +76,10 @@ export class ChargePauses {
     this.facet.delete(recordKey(this.platform, serial));
   }
 
-  /** Every entry with its serial. */
+  /** Every entry with its serial, whatever the platform: what the report applies. */
   entries(): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
-    return entriesIn(this.facet);
+    return this.facet.entries().map(([key, entry]) => [keyParts(key).serial, entry]);
   }
-}
-
-/** Every charge entry with its serial, whatever the platform: what the report applies. */
-export function chargeEntries(registry: Pick<DeviceRegistry, 'facet'>): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
-  return entriesIn(registry.facet(CHARGE));
 }
 
 /** The pause of the phone with this udid, whatever its platform: what its row shows while it is off its source's list. */
@@ -93,10 +88,6 @@ export function pauseOfUdid(registry: Pick<DeviceRegistry, 'facet'>, udid: strin
     .facet(CHARGE)
     .entries()
     .find(([, entry]) => entry.pause?.udid === udid)?.[1].pause;
-}
-
-function entriesIn(facet: Facet<ChargeEntry>): Array<[serial: string, entry: Readonly<ChargeEntry>]> {
-  return facet.entries().map(([key, entry]) => [keyParts(key).serial, entry]);
 }
 
 /** Whether the phone's port is off on purpose or being switched for a pause (from before its off switch to its on): recovery leaves it. */

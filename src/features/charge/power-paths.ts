@@ -34,8 +34,8 @@ export class PowerPaths {
     return this.uncut.get(placeKey(hub, port));
   }
 
-  /** The marks of ports this phone was found on. */
-  uncutFor(udid: string): Array<Readonly<UncutPort>> {
+  /** The marks of ports this phone was found on (none for a phone with no udid yet). */
+  uncutFor(udid: string | undefined): Array<Readonly<UncutPort>> {
     return [...this.uncut.values()].filter((p) => p.udid === udid);
   }
 

@@ -17,9 +17,6 @@ interface ChargeRow extends DeviceRow {
   chargePausedUntil?: number;
 }
 
-/** Its own fields of a row, as it added them. */
-const chargeOf = (row: DeviceRow): ChargeRow => row;
-
 export function chargeRow(
   registry: Pick<DeviceRegistry, 'facet'>,
   /** The actions' look-up of a device's way. */
@@ -45,16 +42,14 @@ export function chargeRow(
         },
       },
     ],
-    columns: () => [{ title: 'CHARGE', place: { after: 'USB' }, cell: (r) => chargeCell(chargeOf(r)), optional: true }],
+    columns: () => [{ title: 'CHARGE', place: { after: 'USB' }, cell: chargeCell, optional: true }],
     gauges: () => [
       {
         name: 'device_agent_device_charge_paused',
         help: 'Whether charge control has switched its hub port off on purpose (1) or not (0); absent when no way of charge control applies to it (charge.ways).',
         place: { before: 'device_agent_device_storage_free_bytes' },
-        samples: (row) => {
-          const r = chargeOf(row);
-          return udidSample(row, r.chargePausedUntil !== undefined ? 1 : r.chargeWay === undefined ? undefined : 0);
-        },
+        // Its own fields of a row, as it added them.
+        samples: (r: ChargeRow) => udidSample(r, r.chargePausedUntil !== undefined ? 1 : r.chargeWay === undefined ? undefined : 0),
       },
     ],
   };

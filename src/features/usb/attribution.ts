@@ -16,8 +16,8 @@
 // Only causes are counted (port-record.ts): what followed a controller's
 // death is its consequence, never a limit or a port's failure. Each verdict
 // carries the evidence as a sentence a person can check.
-import { busOf, type UsbEventKind } from './classify.js';
-import { hubOfPort } from '../../util/usb-path.js';
+import type { UsbEventKind } from './classify.js';
+import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { clipText } from './text.js';
 import { windowOf, type DayWindow, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
 
@@ -61,10 +61,10 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   };
   const open = (views: PortView[]) => views.filter((v) => !covered.has(v.port));
   const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumDays(entry.days, days)]));
-  const portsOf = groupBy(ports, (v) => hubOfPort(v.port));
+  const portsOf = Map.groupBy(ports, (v) => hubOfPort(v.port));
 
   // Controllers.
-  const controllers = groupBy(ports, (v) => controllerOf(busOf(v.port)));
+  const controllers = Map.groupBy(ports, (v) => controllerOf(usbBus(v.port)!));
   for (const controller of [...new Set([...controllers.keys(), ...Object.keys(record.controllers)])].sort()) {
     const entry = record.controllers[controller];
     const own = sumDays(entry?.days ?? {}, days);
@@ -89,21 +89,17 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   }
 
   // The hub's power: over-current on the hub itself or on several of its ports, or a budget it cannot meet.
-  const powerHubs = new Set([...hubs].filter(([, counts]) => counts['over-current'] || counts['power-budget']).map(([hub]) => hub));
-  for (const [hub, views] of portsOf) {
-    if (open(views).filter((v) => v.failures['over-current']).length >= 2 || open(views).some((v) => v.failures['power-budget'])) powerHubs.add(hub);
-  }
-  for (const hub of [...powerHubs].sort()) {
+  for (const hub of [...new Set([...hubs.keys(), ...portsOf.keys()])].sort()) {
     const all = portsOf.get(hub) ?? [];
     const views = open(all);
-    // Its ports all under a controller's verdict already: that verdict says it.
-    if (all.length > 0 && views.length === 0) continue;
     const own = hubs.get(hub) ?? {};
+    const over = views.filter((v) => v.failures['over-current']);
+    const budget = views.reduce((n, v) => n + (v.failures['power-budget'] ?? 0), own['power-budget'] ?? 0);
+    // Its ports all under a controller's verdict already: that verdict says it.
+    if (!(own['over-current'] || budget || over.length >= 2) || (all.length > 0 && views.length === 0)) continue;
     const parts: string[] = [];
     if (own['over-current']) parts.push(`over-current on the hub itself ${times(own['over-current'])}`);
-    const over = views.filter((v) => v.failures['over-current']);
     if (over.length) parts.push(`over-current on ports ${over.map((v) => `${v.port} (${times(v.failures['over-current']!)})`).join(', ')}`);
-    const budget = views.reduce((n, v) => n + (v.failures['power-budget'] ?? 0), own['power-budget'] ?? 0);
     if (budget) parts.push(`more current asked than it can give ${times(budget)}`);
     claim({
       layer: 'hub-power',
@@ -169,7 +165,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   }
 
   // One phone, several ports: only ports its source placed it on (adb's usb path, usbmuxd's location), never a serial a device printed.
-  const portsOfSerial = groupBy(
+  const portsOfSerial = Map.groupBy(
     open(ports).flatMap((view) => [...view.failingSerials].filter((serial) => view.linked.has(serial)).map((serial) => ({ serial, view }))),
     (p) => p.serial,
   );
@@ -192,12 +188,6 @@ function sortedPorts(views: readonly PortView[]) {
 }
 
 const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompare(b);
-
-function groupBy<V>(values: Iterable<V>, keyOf: (v: V) => string) {
-  const out = new Map<string, V[]>();
-  for (const v of values) (out.get(keyOf(v)) ?? out.set(keyOf(v), []).get(keyOf(v))!).push(v);
-  return out;
-}
 
 /** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
 export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow) {

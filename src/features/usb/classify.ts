@@ -6,6 +6,7 @@
 //   "hub 1-1:1.0: ... port 3"      hub 1-1's interface, port 3 -> "1-1.3"
 // Controller lines name the controller by its device ("xhci_hcd 0000:00:14.0:"). The messages: messages.ts.
 import { dropUndefined } from '../../util/drop-undefined.js';
+import { usbBus } from '../../util/usb-path.js';
 import { compileFormat } from './format.js';
 import { KERNEL_MESSAGES, type KernelMessage, type Named, type Role, type UsbEventKind } from './messages.js';
 
@@ -36,9 +37,10 @@ export interface UsbEvent {
 const CONTROLLER_DRIVER = /^(?:xhci[_-][\w-]+|ehci[_-][\w-]+|ohci[_-][\w-]+|uhci[_-][\w-]+|dwc_otg|dwc2|ci_hdrc|musb-hdrc)$/;
 
 /** The catalogue compiled once, by whom its messages name. */
-const BY_NAMED = new Map<Named | undefined, Array<{ entry: KernelMessage; pattern: RegExp }>>();
-for (const entry of KERNEL_MESSAGES)
-  BY_NAMED.set(entry.named, [...(BY_NAMED.get(entry.named) ?? []), { entry, pattern: compileFormat(entry.format, entry.args) }]);
+const BY_NAMED = Map.groupBy(
+  KERNEL_MESSAGES.map((entry) => ({ entry, pattern: compileFormat(entry.format, entry.args) })),
+  (c): Named | undefined => c.entry.named,
+);
 
 /**
  * What a kernel message says of USB, or undefined when the catalogue has it not. Read as "DRIVER NAME: TEXT" (the
@@ -59,12 +61,10 @@ export function classifyUsbLine(text: string) {
     return hub === undefined ? undefined : match(['hub'], message, { hub });
   }
   if (driver !== 'usb') return undefined;
-  if (PORT_PATH.test(name)) return match(['device'], message, { port: name });
+  if (usbBus(name) !== undefined) return match(['device'], message, { port: name });
   const port = portDeviceOf(name);
   return port === undefined ? undefined : match(['port'], message, { port });
 }
-
-const PORT_PATH = /^\d+-\d+(?:\.\d+)*$/;
 
 type On = Pick<UsbEvent, 'port' | 'hub' | 'controller'>;
 
@@ -110,11 +110,6 @@ function portDeviceOf(name: string) {
   const rootPort = /^usb(\d+)-port(\d+)$/.exec(name);
   const hubPort = /^(\d+-\d+(?:\.\d+)*)-port(\d+)$/.exec(name);
   return rootPort ? `${rootPort[1]}-${rootPort[2]}` : hubPort ? `${hubPort[1]}.${hubPort[2]}` : undefined;
-}
-
-/** The bus number of a port path ("1-1.4.2" -> 1). */
-export function busOf(port: string) {
-  return Number(port.slice(0, port.indexOf('-')));
 }
 
 /**

@@ -31,23 +31,22 @@ export function readUsbControllers(root: string): ControllerLoad[] | undefined {
   if (!names) return undefined;
   // Not a link (a copy of sysfs): one controller per bus.
   const linked = controllersOfBuses(root);
-  const byController = new Map<string, ControllerLoad>();
-  const ofBus = new Map<number, ControllerLoad>();
-  for (const name of names) {
-    const bus = /^usb(\d+)$/.exec(name)?.[1];
-    if (bus === undefined) continue;
-    const controller = linked.get(Number(bus)) ?? `bus ${bus}`;
-    const load = byController.get(controller) ?? { controller, buses: [], devices: 0 };
-    load.buses.push(Number(bus));
-    byController.set(controller, load);
-    ofBus.set(Number(bus), load);
-  }
   // "1-1.4.2" is a device; "1-1.4.2:1.0" one of its interfaces.
-  for (const name of names) {
-    const load = ofBus.get(usbBus(name) ?? -1);
-    if (load) load.devices++;
-  }
-  return [...byController.values()].map((l) => ({ ...l, buses: l.buses.sort((a, b) => a - b) })).sort((a, b) => a.buses[0]! - b.buses[0]!);
+  const devices = Map.groupBy(
+    names.flatMap((name) => usbBus(name) ?? []),
+    (bus) => bus,
+  );
+  const buses = names.flatMap((name) => /^usb(\d+)$/.exec(name)?.[1] ?? []).map(Number);
+  return [
+    ...Map.groupBy(
+      buses.sort((a, b) => a - b),
+      (bus) => linked.get(bus) ?? `bus ${bus}`,
+    ),
+  ].map(([controller, own]) => ({
+    controller,
+    buses: own,
+    devices: own.reduce((n, bus) => n + (devices.get(bus)?.length ?? 0), 0),
+  }));
 }
 
 /** One item per controller that carries adb devices, with a warning near the usual limit; without sysfs, adb's paths per bus. */
@@ -59,18 +58,16 @@ export function usbItems(
   // Phones sysfs shows on a port that adb does not list there (an iPhone, a phone with USB debugging off) load the controller too.
   const adbPaths = new Set(devices.map((d) => d.usb));
   const more = phonePorts.filter((p) => !adbPaths.has(p));
-  const phonesPerBus = new Map<number, number>();
-  for (const bus of [...devices.map((d) => d.usb), ...more].map(usbBus)) if (bus !== undefined) phonesPerBus.set(bus, (phonesPerBus.get(bus) ?? 0) + 1);
+  const perBus = Map.groupBy(
+    [...devices.map((d) => d.usb), ...more].flatMap((p) => usbBus(p) ?? []),
+    (bus) => bus,
+  );
   const what = more.length ? 'phones' : 'adb devices';
-  if (!phonesPerBus.size) return [];
-  const loads: Array<ControllerLoad & { phones: number }> = [];
-  const known = new Set<number>();
-  for (const c of controllers ?? []) {
-    const phones = c.buses.reduce((n, b) => n + (phonesPerBus.get(b) ?? 0), 0);
-    for (const b of c.buses) known.add(b);
-    if (phones) loads.push({ ...c, phones });
-  }
-  for (const [bus, phones] of phonesPerBus) if (!known.has(bus)) loads.push({ controller: `bus ${bus}`, buses: [bus], devices: phones, phones });
+  const known = controllers ?? [];
+  const unknown = [...perBus.keys()].filter((bus) => !known.some((c) => c.buses.includes(bus)));
+  const loads = [...known, ...unknown.map((bus) => ({ controller: `bus ${bus}`, buses: [bus], devices: perBus.get(bus)!.length }))]
+    .map((c) => ({ ...c, phones: c.buses.reduce((n, b) => n + (perBus.get(b)?.length ?? 0), 0) }))
+    .filter((l) => l.phones > 0);
   return loads.map((l) => {
     const where = `USB controller ${l.controller} (bus ${l.buses.join(', ')})`;
     const counted = l.devices === l.phones ? `${l.phones} ${what}` : `${l.devices} USB devices, hubs included, ${l.phones} of them ${what}`;

@@ -15,8 +15,8 @@ import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
 import { attribute, type Layer, type Verdict } from './attribution.js';
-import { busOf, classifyUsbLine, speedFallback } from './classify.js';
-import { hubOfPort } from '../../util/usb-path.js';
+import { classifyUsbLine, speedFallback } from './classify.js';
+import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { KernelLogFollower } from './follow.js';
 import { parseKernelLogLine } from './kernel-line.js';
 import { offListMetric, PortFailureCounts, usbMetrics } from './metrics.js';
@@ -36,7 +36,6 @@ const SAVE_EVERY_MS = 60_000;
 const SYSFS_EVERY_MS = 60_000;
 /** `list` reads sysfs's serials once for all its rows. */
 const SYSFS_CELL_MS = 5_000;
-const PORT = /^\d+-\d+(?:\.\d+)*$/;
 
 /** The USB layer's one entry in the presence ledger: the phones listed before, on a port now, off their source's list. */
 const OFF_SOURCE_REASON: PresenceReason = { kind: 'off-source', scope: 'usb' };
@@ -45,29 +44,21 @@ const WHILE_ON_PORT: PresenceBound = { while: 'sysfs shows its USB serial on the
 const LOGGED_PORTS = 16;
 
 /** Values read at most every `ms` of the clock, each key's once in that time, or afresh once dropped. */
-class Cell<V, K = void> {
-  private readonly kept = new Map<K, V>();
-  private at = -Infinity;
-
-  constructor(
-    private readonly now: () => number,
-    private readonly ms: number,
-    private readonly read: (key: K) => V,
-  ) {}
-
-  get(key: K): V {
-    const now = this.now();
-    if (now - this.at >= this.ms) {
-      this.kept.clear();
-      this.at = now;
-    }
-    if (!this.kept.has(key)) this.kept.set(key, this.read(key));
-    return this.kept.get(key)!;
-  }
-
-  drop() {
-    this.at = -Infinity;
-  }
+function cell<V, K = void>(now: () => number, ms: number, read: (key: K) => V) {
+  const kept = new Map<K, V>();
+  let at = -Infinity;
+  return {
+    get(key: K): V {
+      const t = now();
+      if (t - at >= ms) {
+        kept.clear();
+        at = t;
+      }
+      if (!kept.has(key)) kept.set(key, read(key));
+      return kept.get(key)!;
+    },
+    drop: () => (at = -Infinity),
+  };
 }
 
 export class UsbLayer implements UsbEvidence {
@@ -75,7 +66,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly usb: Settings['usb'];
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
-  private readonly interfaces = new Cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
+  private readonly interfaces = cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
   private record: PortRecord = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
@@ -83,10 +74,8 @@ export class UsbLayer implements UsbEvidence {
   private readonly recorder = new KernelRecorder(
     () => this.record,
     () => ({ controllerOfBus: this.controllerOfBus }),
-    (event, outcome) => {
-      // A cause counted on a port is a failure of /metrics.
-      if (outcome === 'counted' && event.port !== undefined) this.failures.add(event.port, event.kind);
-    },
+    // A cause counted on a port is a failure of /metrics.
+    (event) => event.port !== undefined && this.failures.add(event.port, event.kind),
   );
   private follower: KernelLogFollower | undefined;
   private source: string | undefined;
@@ -97,7 +86,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly logged = new SaidOnce(this.now);
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
-  private readonly controllers = new Cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
+  private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
   /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
   private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
@@ -105,7 +94,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly saidOffList = new SaidOnce(this.now);
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
-  private readonly locations = new Cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));
+  private readonly locations = cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -113,9 +102,9 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private readonly ports = new Cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
+  private readonly ports = cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
   /** A phone's link below its port's speed, by port. */
-  private readonly fallbacks = new Cell(this.now, SYSFS_CELL_MS, (port: string) =>
+  private readonly fallbacks = cell(this.now, SYSFS_CELL_MS, (port: string) =>
     speedFallback(port, speedOf(this.usb.sysfsRoot, port), speedOf(this.usb.sysfsRoot, hubOfPort(port))),
   );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
@@ -181,7 +170,7 @@ export class UsbLayer implements UsbEvidence {
   private covers(v: Verdict, port: string) {
     if (v.ports.includes(port)) return true;
     if (v.wholeHub === true) return hubOfPort(port) === v.subject;
-    return v.layer === 'controller' && this.controllerOf(busOf(port)) === v.subject;
+    return v.layer === 'controller' && this.controllerOf(usbBus(port)!) === v.subject;
   }
 
   /** Recovery's evidence: whether the kernel has a phone with these USB serials on a port now (both sysfs and the kernel log read). */
@@ -231,7 +220,15 @@ export class UsbLayer implements UsbEvidence {
     const onUsb = this.owedFrom;
     if (onUsb === undefined) return [...devices];
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
-    this.publish(added, onUsb);
+    // The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends.
+    const offs = added.flatMap((d) => {
+      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, (port) => this.interfaces.get(port));
+      return off ? [{ udid: d.udid, off }] : [];
+    });
+    this.offList = offs.map((o) => o.off);
+    const facet = this.ctx.registry.facet(OFF_SOURCE);
+    for (const [udid] of facet.entries()) if (!added.some((d) => d.udid === udid)) facet.delete(udid);
+    for (const { udid, off } of offs) facet.set(udid, off);
     for (const d of added) {
       // Said once per stay, and rate-limited over all phones: each flap a report catches re-arms the stay, and thirty
       // flapping phones would otherwise flood the log.
@@ -252,19 +249,6 @@ export class UsbLayer implements UsbEvidence {
    */
   rememberEarlier(devices: readonly DeviceInfo[]) {
     for (const d of devices) if (d.status !== STATUS_UNPLUGGED && !this.listed.has(d.udid)) this.listed.set(d.udid, listedPhone(d));
-  }
-
-  /** The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends. */
-  private publish(added: readonly DeviceInfo[], onUsb: PortsByUdid) {
-    const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, (port) => this.interfaces.get(port));
-      return off ? [{ udid: d.udid, off }] : [];
-    });
-    this.offList = offs.map((o) => o.off);
-    const facet = this.ctx.registry.facet(OFF_SOURCE);
-    const now = new Set(added.map((d) => d.udid));
-    for (const [udid] of facet.entries()) if (!now.has(udid)) facet.delete(udid);
-    for (const { udid, off } of offs) facet.set(udid, off);
   }
 
   /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
@@ -288,7 +272,7 @@ export class UsbLayer implements UsbEvidence {
    * any device may print any serial. A network phone has no port.
    */
   placeOf(usb: UsbPlace | undefined) {
-    if (usb?.usb !== undefined && PORT.test(usb.usb)) return usb.usb;
+    if (usbBus(usb?.usb) !== undefined) return usb?.usb;
     if (usb?.location === undefined || this.usb.sysfsRoot === '') return undefined;
     return this.locations.get(usb.location);
   }
@@ -343,7 +327,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
   metrics(): Metric[] {
-    const sources = [...new Set(this.ctx.platforms.names.flatMap((p) => (p.offList ? [p.offList.source] : [])))];
+    const sources = [...new Set(this.ctx.platforms.names.flatMap((p) => p.offList?.source ?? []))];
     return [
       ...(this.usb.kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
       ...(this.usb.sysfsRoot === '' ? [] : [offListMetric(this.offList, sources)]),

@@ -66,8 +66,7 @@ export function rememberListed(remembered: Map<string, ListedPhone>, present: re
   const listed = present.filter((d) => d.status !== STATUS_UNPLUGGED);
   if (listed.length === 0) return;
   // Indexed once a call: pair by pair, 512 remembered against 60 listed cost 7-8 ms a report.
-  const owners = new Map<string, string[]>();
-  for (const [udid, { serialNumber: s }] of remembered) (owners.get(s) ?? owners.set(s, []).get(s)!).push(udid);
+  const owners = Map.groupBy(remembered.keys(), (udid) => remembered.get(udid)!.serialNumber);
   const now = new Set(listed.map((d) => d.udid));
   for (const device of listed) {
     // An old name of this phone: its serial number exactly (a udid another phone gives is no link), not listed now (clones

@@ -12,7 +12,7 @@ export function portHealth(record: PortRecord, verdicts: readonly Verdict[], por
   const view = portView(port, record.ports[port], windowOf(now));
   const total = view?.total ?? 0;
   const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOfPort(port) === v.subject)) : undefined;
-  return { port, failures: view?.failures ?? {}, total, phones: view?.failingSerials.size ?? 0, ...(verdict ? { verdict } : {}) };
+  return { port, failures: view?.failures ?? {}, total, phones: view?.failingSerials.size ?? 0, verdict };
 }
 
 /** The ports of the record with failures in the window, the most failures first, at most `n`. */

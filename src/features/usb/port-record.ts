@@ -121,7 +121,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
   }
   if (!FAILURE_KINDS.has(event.kind)) return 'ignored';
   if (controller !== undefined && record.controllers[controller]?.removedSince !== undefined) return 'ignored';
-  const dead = controller === undefined ? unmappedDeath(record, options) : deadOne(record, controller);
+  const dead = controller === undefined ? unmappedDeath(record, options) : record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
   if (event.role === 'consequence' || dead !== undefined) {
     // The echo of a death: counted apart on the dead controller, never as a cause.
     if (dead !== undefined) {
@@ -131,15 +131,14 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
     }
     return 'consequence';
   }
-  if (event.kind === 'controller-died' && controller !== undefined) {
-    const entry = controllerEntry(record, controller, at);
-    entry.deadSince = at;
-    entry.diedBy = (event.said ?? event.id).slice(0, 120);
-    count((entry.days[day] ??= {}), event.kind);
-    return 'counted';
-  }
+  // A controller's death is said on its own lines (messages.ts), which name it.
   if (event.controller !== undefined) {
-    count((controllerEntry(record, event.controller, at).days[day] ??= {}), event.kind);
+    const entry = controllerEntry(record, event.controller, at);
+    if (event.kind === 'controller-died') {
+      entry.deadSince = at;
+      entry.diedBy = (event.said ?? event.id).slice(0, 120);
+    }
+    count((entry.days[day] ??= {}), event.kind);
     return 'counted';
   }
   if (event.hub !== undefined) {
@@ -161,8 +160,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
 function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions) {
   if (event.kind === 'bus-registered' && event.controller !== undefined && event.bus !== undefined) {
     record.buses[String(event.bus)] = event.controller;
-    const names = Object.keys(record.buses);
-    if (names.length > MAX_CONTROLLERS * 4) delete record.buses[names[0]!];
+    dropFirst(record.buses, MAX_CONTROLLERS * 4);
     revive(record, event.controller);
     return;
   }
@@ -212,11 +210,6 @@ function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOption
   // As sysfs or the kernel's bus lines name it; undefined when neither does (or the event names no port or hub).
   const bus = /^(?:usb)?(\d+)/.exec(event.port ?? event.hub ?? '')?.[1];
   return bus === undefined ? undefined : (options.controllerOfBus?.(Number(bus)) ?? record.buses[String(Number(bus))]);
-}
-
-/** The controller, when it stands dead. */
-function deadOne(record: PortRecord, controller: string) {
-  return record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
 }
 
 /** For a port of an unknown controller: a dead controller with unknown buses may be its own, so its echoes never count. */

@@ -2,7 +2,7 @@
 // hub is disconnected are its unplugging, not a failing hub. Those wait HOLD_MS of kernel time in an ordered queue that
 // a disconnect of the hub drops. Pure but for the queue; the layer flushes it before working the verdicts out.
 import type { UsbEvent } from './classify.js';
-import { addEvent, type PortRecord, type RecordOptions, type Recorded } from './port-record.js';
+import { addEvent, type PortRecord, type RecordOptions } from './port-record.js';
 
 /** How long before a hub's disconnect its errors are the unplug's: the kernel prints them within milliseconds of it. */
 export const HOLD_MS = 2_000;
@@ -15,8 +15,8 @@ export class KernelRecorder {
   constructor(
     private readonly record: () => PortRecord,
     private readonly options: () => RecordOptions = () => ({}),
-    /** Each event as it is committed, with what the record made of it (the layer's metrics count the causes counted). */
-    private readonly onRecorded: (event: UsbEvent, outcome: Recorded | 'unplugged', at: number) => void = () => undefined,
+    /** Each event the record counted as a cause, as it is committed (the layer's metrics count them). */
+    private readonly counted: (event: UsbEvent) => void = () => undefined,
   ) {}
 
   add(event: UsbEvent, at: number) {
@@ -36,7 +36,7 @@ export class KernelRecorder {
       const head = this.queue[0]!;
       if (held(head.event) && head.at > latest - HOLD_MS && this.queue.length <= MAX_HELD) return;
       this.queue.shift();
-      this.onRecorded(head.event, addEvent(this.record(), head.event, head.at, this.options()), head.at);
+      if (addEvent(this.record(), head.event, head.at, this.options()) === 'counted') this.counted(head.event);
     }
   }
 
@@ -45,11 +45,7 @@ export class KernelRecorder {
     const under = `${device}.`;
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const { event, at: when } = this.queue[i]!;
-      if (!held(event) || when < at - HOLD_MS) continue;
-      if (event.hub === device || event.port?.startsWith(under)) {
-        this.queue.splice(i, 1);
-        this.onRecorded(event, 'unplugged', when);
-      }
+      if (held(event) && when >= at - HOLD_MS && (event.hub === device || event.port?.startsWith(under))) this.queue.splice(i, 1);
     }
   }
 }
