@@ -186,6 +186,22 @@ describe("over-current: one port is its load, several ports are the hub's supply
     ]);
   });
 
+  it("the hub's own over-current (hub_event(), 4.9 on), no port's: its supply, the whole hub", () => {
+    const record = emptyRecord();
+    feed(record, ['usb 1-1.4.1: SerialNumber: ON141', 'usb 1-1.4.2: SerialNumber: ON142'], NOON - 60_000);
+    feed(record, ['hub 1-1.4:1.0: over-current condition'], NOON);
+    expect(attribute(record, { now: NOON })).toEqual([
+      {
+        layer: 'hub-power',
+        subject: '1-1.4',
+        ports: [],
+        wholeHub: true,
+        evidence:
+          "hub 1-1.4: over-current on the hub itself once today and yesterday (UTC): the hub's power supply (missing, too small or failing), not the phones on it",
+      },
+    ]);
+  });
+
   it("every port of two root hubs (ddvk/remarkable2-recovery#15): each hub's supply", () => {
     const record = emptyRecord();
     feed(record, fixture('remarkable2-recovery-15.dmesg'), NOON);
