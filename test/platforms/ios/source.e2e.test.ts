@@ -136,6 +136,15 @@ describe('IosSource', () => {
     expect(rootReads()).toBe(1);
     expect(requests().filter((r) => r === 'com.apple.security.mac.amfi')).toHaveLength(1);
 
+    // A full report an operator asked for (invalidateSlow) reads it again, within the refresh period.
+    phone.log.length = 0;
+    source.invalidateSlow();
+    await infos(source);
+    expect(rootReads()).toBe(1);
+    phone.log.length = 0;
+    await infos(source);
+    expect(rootReads()).toBe(0);
+
     // A replug is a new connection (new DeviceID): identity read again.
     sim.unplug(phone);
     await until(() => !listed(phone.udid), 2000);
@@ -143,6 +152,21 @@ describe('IosSource', () => {
     await until(() => listed(again.udid), 2000);
     await infos(source);
     expect(again.log.filter((l) => l.request === 'GetValue' && !l.domain && !l.key)).toHaveLength(1);
+
+    // A usbmuxd restart numbers its devices anew: the phone kept through it, on another DeviceID, is another connection.
+    const other = sim.plug({ profile: 'iphone-13-ios16', udid: '00008110-0000000000000B02' });
+    await until(() => listed(other.udid), 2000);
+    await infos(source);
+    sim.unplug(again);
+    await until(() => !listed(again.udid), 2000);
+    const before = other.deviceId;
+    await sim.restart();
+    await until(() => other.deviceId !== before && listed(other.udid), 2000);
+    other.log.length = 0;
+    // Described from its last reading until the new usbmuxd lists it, then asked.
+    for (const t0 = Date.now(); !other.log.some((l) => l.request === 'GetValue') && Date.now() - t0 < 10_000;)
+      await infos(source).then(() => new Promise((r) => setTimeout(r, 50)));
+    expect(other.log.filter((l) => l.request === 'GetValue' && !l.domain && !l.key)).toHaveLength(1);
   });
 
   it('forgets the last good inventory of an unplugged phone: its record goes', async () => {
