@@ -13,7 +13,7 @@ export function slotOf(state: PhoneState, layer: Layer | undefined) {
   return state === 'in_service' ? IN_SERVICE : `${state}:${layer ?? 'phone'}`;
 }
 
-export function partsOf(slot: Slot): { state: PhoneState; layer?: Layer } {
+export function partsOf(slot: Slot) {
   const [state, layer] = slot.split(':') as [PhoneState, Layer | undefined];
   return layer === undefined ? { state } : { state, layer };
 }
@@ -90,7 +90,7 @@ export class Tally {
     return t;
   }
 
-  toJSON(): { totals: Seconds; hours: Hour[] } {
+  toJSON() {
     return { totals: this.totals, hours: this.hours };
   }
 }

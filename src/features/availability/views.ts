@@ -23,7 +23,7 @@ export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number
 }
 
 /** A phone's last 24 hours hour by hour, oldest first, for the status page's strip: each hour's whole minutes by slot, the time in service not credited yet in the last, up to the minute now began (so that the page's data changes once a minute, not every second). */
-export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number): { from: number; hours: Seconds[] } {
+export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number) {
   const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
   const hours: Seconds[] = Array.from({ length: 24 }, () => ({}));
   for (const h of subject.tally.hours) {
@@ -99,7 +99,7 @@ function leastInService(phones: ReadonlyArray<{ serial: string; s: Seconds }>) {
 }
 
 /** The ports out of service over the hours from `from` to `to` at least 10 points more than the mean of the other ports of their hub (with two ports at least). */
-function outlyingPorts(clock: InServiceClock, from: number, to?: number): Array<{ port: string; hub: string; x: number; hubShare: number }> {
+function outlyingPorts(clock: InServiceClock, from: number, to?: number) {
   const ports = [...clock.ports].flatMap(([port, { hub, tally }]) => {
     const x = inServiceShare(tally.within(from, to));
     return x !== undefined ? [{ port, hub, x }] : [];
@@ -115,7 +115,7 @@ function outlyingPorts(clock: InServiceClock, from: number, to?: number): Array<
 }
 
 /** The day's line: the host's share, the layers, the worst phones and ports; undefined when nothing was counted that day. */
-export function daySummary(clock: InServiceClock, from: number, to: number): { fields: Record<string, unknown>; text: string } | undefined {
+export function daySummary(clock: InServiceClock, from: number, to: number) {
   const host = clock.host.within(from, to);
   const share = inServiceShare(host);
   if (share === undefined) return undefined;

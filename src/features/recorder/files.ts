@@ -95,7 +95,7 @@ export class IncidentFiles extends StateFile<IncidentFile> {
   }
 
   /** One phone's incidents, newest first: when, what kind and the file from each name, and with `read` the cause from each file. */
-  of(udid: string, read: boolean): Array<{ at: number; kind: IncidentKind; file: string; cause?: string }> {
+  of(udid: string, read: boolean) {
     const id = fileSafe(udid);
     return this.listed
       .flatMap((file) => {

@@ -313,7 +313,7 @@ export class RecoveryPolicy {
    * What an offline phone needs now: another reconnect, or once they failed its port power-cycled (if the gate lets it)
    * or a person, reconnects going on meanwhile (they cost nothing).
    */
-  private offlineStep(d: ListedDevice, now: number, reconnectDue: boolean, mayDisturb: MayDisturb): { action?: RecoveryAction; reconnect: boolean } {
+  private offlineStep(d: ListedDevice, now: number, reconnectDue: boolean, mayDisturb: MayDisturb) {
     const run = d.escalation?.offline;
     const { offlineCooldownMs, kickCooldownMs, powerCycle } = this.settings;
     // Offline because recovery just kicked it: the kick's cooldown first, not a reconnect at once.
