@@ -51,7 +51,7 @@ export function adbAuthorizationFeature(ctx: FeatureContext): Feature {
           ]
         : [];
     },
-    metrics: (): Metric[] => {
+    metrics: () => {
       const { lapsing, lapsed } = ledger.counts();
       return [
         {

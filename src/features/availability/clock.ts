@@ -67,7 +67,7 @@ export class InServiceClock {
     o: { backdate?: number; port?: string } = {},
   ) {
     let subject = this.phones.get(udid);
-    const layerOf = (was: Track | undefined): Layer | undefined => {
+    const layerOf = (was: Track | undefined) => {
       if (verdict.state === 'in_service') return undefined;
       if (verdict.layer !== 'carry') return verdict.layer;
       // While it comes back, the time is blamed on what took it out.

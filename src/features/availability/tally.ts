@@ -81,7 +81,7 @@ export class Tally {
     Object.assign(t.totals, seconds(v.totals));
     if (Array.isArray(v.hours))
       t.hours = v.hours
-        .flatMap((h): Hour[] => {
+        .flatMap((h) => {
           const start = (h as Hour | null)?.start;
           return typeof start === 'number' && Number.isFinite(start) && start % HOUR_MS === 0 ? [{ start, by: seconds((h as Hour).by) }] : [];
         })
@@ -96,7 +96,7 @@ export class Tally {
 }
 
 /** Seconds read back: only slots the agent writes, only finite non-negative numbers. */
-function seconds(value: unknown): Seconds {
+function seconds(value: unknown) {
   const out: Seconds = {};
   if (typeof value !== 'object' || value === null) return out;
   for (const [slot, s] of Object.entries(value)) if (isSlot(slot) && typeof s === 'number' && Number.isFinite(s) && s >= 0) out[slot] = s;

@@ -33,7 +33,7 @@ export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: numbe
   // Up to the minute now began: every phone's in-service minutes step together, once a minute, not each at its own second.
   const tail = clock.uncredited(subject, nowMono - (nowWall % 60_000));
   if (tail > 0) hours[23]![IN_SERVICE] = (hours[23]![IN_SERVICE] ?? 0) + tail;
-  const minutes = (h: Seconds): Seconds => Object.fromEntries(Object.entries(h).flatMap(([slot, secs]) => (secs >= 60 ? [[slot, Math.floor(secs / 60)]] : [])));
+  const minutes = (h: Seconds) => Object.fromEntries(Object.entries(h).flatMap(([slot, secs]) => (secs >= 60 ? [[slot, Math.floor(secs / 60)]] : [])));
   return { from, hours: hours.map(minutes) };
 }
 

@@ -101,7 +101,7 @@ export class HealthMonitor {
     });
   }
 
-  private batteryState(info: DeviceInfo, detail: BatteryDetail | undefined, previous: BatteryState | undefined): BatteryState | undefined {
+  private batteryState(info: DeviceInfo, detail: BatteryDetail | undefined, previous: BatteryState | undefined) {
     if (!info.battery && !detail) return undefined;
     const heldFull = observeFull(previous?.heldFull, fullOnPower(info.battery, detail?.externalPower), detail?.observedAtMs ?? this.now());
     const signals: BatterySignals = dropUndefined({
@@ -113,7 +113,7 @@ export class HealthMonitor {
   }
 }
 
-function inputOf(info: DeviceInfo, consecutiveShellFailures: number, signals: BatterySignals | undefined): HealthInput {
+function inputOf(info: DeviceInfo, consecutiveShellFailures: number, signals: BatterySignals | undefined) {
   const battery = info.battery;
   const percent = battery?.percentage === undefined ? undefined : Number(battery.percentage);
   const storage = info.storage;

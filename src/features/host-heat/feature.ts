@@ -15,7 +15,7 @@ export function hostHeatFeature(ctx: FeatureContext): Feature {
   return {
     name: 'host-heat',
     annotate: (devices) => {
-      const readings = devices.flatMap((d): HeatReading[] => {
+      const readings = devices.flatMap((d) => {
         const celsius = d.battery?.temperature;
         // A device that is not ready carries its last reading, not a new one.
         return isReadyState(d.state) && typeof celsius === 'number' ? [{ udid: d.udid, celsius }] : [];
@@ -30,7 +30,7 @@ export function hostHeatFeature(ctx: FeatureContext): Feature {
       if (!heat.episode) return [...devices];
       const hot = new Set(heat.hotPhones());
       const note = hostHeatNote(hot.size);
-      return devices.map((d): DeviceInfo => (hot.has(d.udid) ? withNotes({ ...d }, [note]) : d));
+      return devices.map((d) => (hot.has(d.udid) ? withNotes({ ...d }, [note]) : d));
     },
     metrics: () => [
       gauge(

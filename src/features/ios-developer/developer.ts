@@ -85,7 +85,7 @@ export class IosDeveloper {
   }
 
   /** The phones usbmuxd lists, each with its connection (its record's changedSeq: tunnel-state.ts). */
-  private phones(): PhoneNow[] {
+  private phones() {
     return this.ctx.registry.list(PLATFORM).map((r) => ({ udid: r.udid ?? r.serial, epoch: r.changedSeq }));
   }
 

@@ -192,7 +192,7 @@ export class Quarantine {
   }
 
   /** The layer the in-service clock blames the phone's trouble on now. */
-  private layerNow(udid: string): Layer {
+  private layerNow(udid: string) {
     return this.ctx.shared.get(PHONE_STATE)?.now(udid)?.layer ?? 'phone';
   }
 

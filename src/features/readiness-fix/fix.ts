@@ -56,7 +56,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
   const targets: readonly Target[] = targetsOf(parseReadinessChecks(ctx.settings.readiness.checks));
   const inventory = registry.facet(READINESS_VALUES);
   /** The booking's refusal of a fix, said and counted once until a fix goes through (the runner's hold). */
-  const refusal = (r: DeviceSnapshot, reason: string): Hold => ({
+  const refusal = (r: DeviceSnapshot, reason: string) => ({
     key: r.key,
     by: 'readiness-fix',
     mark: reason,

@@ -35,7 +35,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const published = registry.facet(READINESS_VALUES);
   // What the USB layer publishes: phones on a port that adb no longer lists (src/devices/off-source.ts).
   const offSource = registry.facet(OFF_SOURCE);
-  const offVerdictOf = (udid: string): Verdict | undefined => {
+  const offVerdictOf = (udid: string) => {
     const off = offSource.get(udid);
     return off && offAdbVerdict(off, baseline, reader.platformName);
   };
@@ -68,7 +68,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const notReady = new Map<string, number>();
   let builds = 0;
   const facts = registry.facet(READINESS_FACTS);
-  const readingOf = (device: DeviceSnapshot): Reading | undefined => {
+  const readingOf = (device: DeviceSnapshot) => {
     // Selected by what the platform read, never by its name: the shell inventory's readiness sections, else the facts its source published.
     if (baseline.size === 0) return undefined;
     const read = reader.reading(registry, device.key);
@@ -83,7 +83,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
   };
   /** The verdict standing on a phone: its last reading's, past the readings that did not read it (the fast tier). */
-  const verdictOf = (udid: string | undefined): ReadinessDetail | undefined => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
+  const verdictOf = (udid: string | undefined) => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
   const fingerprintOf = (device: DeviceSnapshot) => {
     if (baseline.size === 0) return undefined;
     return reader.fingerprint(registry, device.key);

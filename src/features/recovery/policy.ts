@@ -139,11 +139,10 @@ function noCycle(d: ListedDevice, place: HubPlace) {
 const inHour = (at: number, now: number) => at > now - HOUR_MS && at <= now;
 
 /** Recovery's power cycles of the phone's port within the hour. */
-const cyclesOf = (d: ListedDevice, now: number): readonly number[] => (d.escalation?.cycles ?? []).filter((at) => inHour(at, now));
+const cyclesOf = (d: ListedDevice, now: number) => (d.escalation?.cycles ?? []).filter((at) => inHour(at, now));
 
 /** Why no power cycle is offered for a phone recovery can do no more for. */
-const noCycleWay = (powerCycle: boolean): string =>
-  powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
+const noCycleWay = (powerCycle: boolean) => (powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)');
 
 const person = (d: ListedDevice, reason: string): RecoveryAction => ({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason });
 
@@ -180,11 +179,11 @@ export class RecoveryPolicy {
   }
 
   /** A copy of each configured address's backoff for one plan to move. */
-  private connectsOf(input: Pick<TickInput, 'connects'>): Map<string, ConnectEntry> {
+  private connectsOf(input: Pick<TickInput, 'connects'>) {
     return new Map(this.networkDevices.map((address) => [address, { ...(input.connects?.get(address) ?? FRESH) }]));
   }
 
-  private plan(connects: Map<string, ConnectEntry>, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
+  private plan(connects: Map<string, ConnectEntry>, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]) {
     const { cleared = 'all', portOff = new Set<string>(), lastOfflineReconnect = -Infinity } = input;
     // Asked last, only about a device an action is due for: what the gate let through.
     const mayDisturb: MayDisturb = (d, action) => {
@@ -352,7 +351,7 @@ export class RecoveryPolicy {
    * or controller the USB layer blames, are the hub's: its line at every look (said once), no cycles one by one. Any
    * other gets its port's power cycle when allowed, else a person.
    */
-  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: MayDisturb): RecoveryAction[] {
+  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: MayDisturb) {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
     const byHub = new Map<string, typeof unseen>();
     for (const u of unseen) {

@@ -148,7 +148,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
     else if (value !== undefined && value !== before?.value) logger.info({ serial: r.serial, udid: r.udid, value }, `device ${r.udid}: ${KEY} reads ${value}`);
   };
 
-  const write = async (r: DeviceSnapshot): Promise<string> => {
+  const write = async (r: DeviceSnapshot) => {
     const { value: was, state: prior } = facet.get(r.key) ?? { state: 'pending' };
     // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
     const output = await phones.putGlobal(r.serial, KEY, PROTECT_ON).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
