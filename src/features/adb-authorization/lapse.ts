@@ -65,7 +65,7 @@ export const FORGET_AFTER_LAPSE_MS = 30 * 86_400_000;
  * warning comes. A phone whose window was never read is not followed: what
  * it keeps is unknown.
  */
-export function step(before: ReadonlyMap<string, AuthEntry>, seen: readonly SeenPhone[], now: number, leadMs: number): StepResult {
+export function step(before: ReadonlyMap<string, AuthEntry>, seen: readonly SeenPhone[], now: number, leadMs: number) {
   const entries = new Map<string, AuthEntry>();
   let changed = false;
   const here = new Map(seen.map((s) => [s.udid, s]));

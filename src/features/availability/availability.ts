@@ -9,7 +9,7 @@ import { cloudIdOf } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { INCIDENT_LOG } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
-import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone-state.js';
+import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -134,7 +134,7 @@ export class Availability {
   }
 
   /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
-  now(udid: string): PhoneStateNow | undefined {
+  now(udid: string) {
     // Only the daemon's clock runs: a one-shot command says nothing of a phone's state now.
     if (!this.started) return undefined;
     // What the sources said since the last look counts: a failure asked about right after its inventory ended.

@@ -64,7 +64,7 @@ const PHONE_MODES = new Set(['recovery', 'bootloader', 'sideload', 'rescue']);
 const NOT_LET_IN = new Set(['unauthorized', 'unpaired']);
 
 /** The USB layer's layers as the clock names them. */
-export function usbLayer(blame: string | undefined): Layer | undefined {
+export function usbLayer(blame: string | undefined) {
   switch (blame) {
     case 'controller':
       return 'controller';

@@ -40,7 +40,7 @@ const SAFE = /^[\x20-\x7e]{1,256}$/;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
 const HUB = /^(?:\d+-\d+(?:\.\d+)*|usb\d+)$/;
 
-export function clockFrom(text: string): StoredClock | undefined {
+export function clockFrom(text: string) {
   const v = jsonObject(text);
   if (v?.version !== 1) return undefined;
   const list = (x: unknown) => (Array.isArray(x) ? x.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null) : []);

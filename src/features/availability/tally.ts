@@ -65,7 +65,7 @@ export class Tally {
   }
 
   /** The seconds of the hours that start at or after `from` and before `to` (wall ms). */
-  within(from: number, to = Infinity): Seconds {
+  within(from: number, to = Infinity) {
     const out: Seconds = {};
     for (const h of this.hours) {
       if (h.start < from || h.start >= to) continue;
@@ -110,7 +110,7 @@ export function inServiceShare(s: Seconds) {
 }
 
 /** The out-of-service seconds by layer, most first. */
-export function outByLayer(s: Seconds): Array<[Layer, number]> {
+export function outByLayer(s: Seconds) {
   const by = new Map<Layer, number>();
   for (const [slot, secs] of Object.entries(s)) {
     const { layer } = partsOf(slot);

@@ -15,7 +15,7 @@ export function percent(share: number) {
 }
 
 /** A phone's seconds of the last 24 hours (by the hour), with its time in service not credited yet. */
-export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number): Seconds {
+export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number) {
   const s = subject.tally.within(Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS);
   const tail = clock.uncredited(subject, nowMono);
   if (tail > 0) s[IN_SERVICE] = (s[IN_SERVICE] ?? 0) + tail;

@@ -2,11 +2,10 @@
 // names them and what to check, each hot phone's message points at the host, and /metrics counts them.
 import { withNotes } from '../../cloud/device-message.js';
 import { isReadyState } from '../../cloud/device-facts.js';
-import type { DeviceInfo } from '../../cloud/types.js';
 import { limited } from '../../log/limited.js';
 import { gauge } from '../../util/metric.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { hostHeatNote, hostHeatOf, type HeatReading } from './host-heat.js';
+import { hostHeatNote, hostHeatOf } from './host-heat.js';
 
 /** The judge is the one the health monitor reads too, so a phone turning hot during an episode is named by the host's line. */
 export function hostHeatFeature(ctx: FeatureContext): Feature {

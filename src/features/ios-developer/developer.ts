@@ -15,7 +15,7 @@ import type { DaemonKind } from './daemons.js';
 import { judgePhone, needsTunnel, type Judgement } from './judge.js';
 import { iosVersionOf, supportOf, type ToolName } from './support.js';
 import { HostTools, type Run } from './tools.js';
-import type { DaemonRef, PhoneNow } from './tunnel-state.js';
+import type { DaemonRef } from './tunnel-state.js';
 import { DaemonWatch, type Fetch } from './watch.js';
 
 /** The platform of the phones this part judges: tunnels are an iPhone's. */

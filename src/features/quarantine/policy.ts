@@ -49,7 +49,7 @@ export function holdFor(starts: readonly number[], now: number, s: Pick<Quaranti
 }
 
 /** The layer a quarantine is blamed on: the one most of its failures are, the latest on a tie. */
-export function layerOf(failures: readonly Failure[]): Layer {
+export function layerOf(failures: readonly Failure[]) {
   const n = new Map<Layer, number>();
   for (const f of failures) n.set(f.layer, (n.get(f.layer) ?? 0) + 1);
   let best: Layer = failures.at(-1)?.layer ?? 'phone';

@@ -1,4 +1,4 @@
-import type { Applying, DeviceAction, Hold, Intent } from '../../actions/runner.js';
+import type { Applying, DeviceAction, Intent } from '../../actions/runner.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { parseReadinessChecks } from '../readiness/settings.js';
 import type { SettingsWriter, WriteRefusal } from '../../devices/control.js';

@@ -51,7 +51,7 @@ export interface Target {
 const NUMBER = /^\d{1,9}(\.\d{1,6})?$/;
 
 /** The targets of the baseline: the fixable checks it names with the value to write; a lab value not a plain number is left to a person. */
-export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Target[] {
+export function targetsOf(baseline: ReadonlyMap<string, string | undefined>) {
   const targets: Target[] = [];
   for (const setting of FIXABLE) {
     if (!baseline.has(setting.check)) continue;
@@ -135,7 +135,7 @@ export type FixDecision =
 export const HOUR_MS = 3_600_000;
 
 /** The settings that differ from the baseline and may be written: not one that did not stick at the value it still reads. */
-export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]): Write[] {
+export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]) {
   return targets.flatMap((target) => {
     const value = entry.values?.[target.setting.check];
     return value === undefined || !differs(target, value) || entry.stuck[target.setting.check] === value ? [] : [{ target, from: value }];

@@ -17,7 +17,7 @@ export interface Flip {
 }
 
 /** The checks whose value changed between two readings; a check unread in either is no change. */
-export function flips(before: Values, now: Values, baseline: ReadonlyMap<string, string | undefined>): Flip[] {
+export function flips(before: Values, now: Values, baseline: ReadonlyMap<string, string | undefined>) {
   const out: Flip[] = [];
   for (const check of CHECKS) {
     const from = before[check.id];

@@ -12,13 +12,12 @@ import { limited } from '../../log/limited.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { buildLine } from './build.js';
 import { readinessDoctor } from './doctor.js';
-import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessCounters, readinessGauges } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
 import { failsAppium } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
-import { READINESS, TUNNEL, type ReadinessDetail } from '../../devices/verdicts.js';
+import { READINESS, TUNNEL } from '../../devices/verdicts.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { composeMessage } from '../../cloud/device-message.js';
 

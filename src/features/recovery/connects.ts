@@ -41,7 +41,7 @@ export const FRESH: Readonly<ConnectEntry> = { failures: 0, nextAt: -Infinity };
  * An address's backoff after a connect's outcome. held (adb keeps a dead transport): asked again on the failure
  * backoff, not every base interval, and a base interval after the last try once adb stops listing the address.
  */
-export function afterConnect(entry: ConnectEntry, outcome: { ok: boolean; held?: boolean }, now: number, timing: ConnectTiming): ConnectEntry {
+export function afterConnect(entry: ConnectEntry, outcome: { ok: boolean; held?: boolean }, now: number, timing: ConnectTiming) {
   const held = outcome.ok && outcome.held === true;
   if (held) {
     const failures = entry.failures + 1;

@@ -162,14 +162,14 @@ export class RecoveryPolicy {
   ) {}
 
   /** The disruptions a tick at `now` would ask the booking gate about, in its order (the budget is spent in that order). */
-  due(devices: readonly ListedDevice[], now: number, input: Omit<TickInput, 'cleared'> = {}): DueDisruption[] {
+  due(devices: readonly ListedDevice[], now: number, input: Omit<TickInput, 'cleared'> = {}) {
     const asked: DueDisruption[] = [];
     this.plan(this.connectsOf(input), devices, now, { ...input, cleared: new Map() }, asked);
     return asked;
   }
 
   /** Which actions to take now, with their connect-backoff intents; a disruption not cleared is left out and stays due. */
-  tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}): Array<RecoveryAction | BackoffIntent> {
+  tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}) {
     const connects = this.connectsOf(input);
     const actions: Array<RecoveryAction | BackoffIntent> = this.plan(connects, devices, now, input, []);
     for (const [address, entry] of connects) {

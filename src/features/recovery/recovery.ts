@@ -14,7 +14,7 @@ import type { FeatureContext } from '../context.js';
 import { ChargePauses, portHeldOff } from '../charge/pauses.js';
 import { actionName, targetOf } from './action-names.js';
 import { BlockedPorts } from './blocked-ports.js';
-import { carryFailed, carryOut, type CarryContext, type RecoveryAdb } from './carry.js';
+import { carryFailed, carryOut, type RecoveryAdb } from './carry.js';
 import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
 import { Escalations, historyOf } from './escalations.js';
 import { noteAttention, noteHolds, type HoldVerdict } from './holds.js';

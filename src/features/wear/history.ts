@@ -1,7 +1,6 @@
 // A phone's wear history: one sample a day, the day's last reading of each
 // figure, and the minutes its battery spent held full and warm that day.
 // Pure. Bounded: the days a forecast reads and a week more, KEPT_DAYS samples at most.
-import type { Sample } from './forecast.js';
 
 /** The figures a day's sample holds; each only where the phone told it. */
 export interface Figures {
@@ -61,7 +60,7 @@ function capped(history: DaySample[], day: number) {
 }
 
 /** One figure's samples, for the forecast. */
-export function series(history: History, figure: keyof Figures): Sample[] {
+export function series(history: History, figure: keyof Figures) {
   return history.flatMap((s) => (s[figure] === undefined ? [] : [{ day: s.day, value: s[figure] }]));
 }
 
@@ -81,7 +80,7 @@ export function latest(history: History, figure: keyof Figures) {
 }
 
 /** A history read back from the state file: days and figures of the right types only, in order, bounded. */
-export function historyFrom(value: unknown): DaySample[] | undefined {
+export function historyFrom(value: unknown) {
   if (!Array.isArray(value)) return undefined;
   const out: DaySample[] = [];
   for (const item of value.slice(-KEPT_DAYS)) {

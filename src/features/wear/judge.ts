@@ -28,7 +28,7 @@ export interface Now {
 }
 
 /** Every finding of a phone, soonest first. */
-export function judgeWear(history: History, now: Now, s: WearSettings, today: number): Finding[] {
+export function judgeWear(history: History, now: Now, s: WearSettings, today: number) {
   const out: Finding[] = [];
   const add = (f: Finding | undefined) => f && out.push(f);
   if (s.batteryMinHealthPercent > 0) {
