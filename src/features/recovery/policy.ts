@@ -144,7 +144,17 @@ const cyclesOf = (d: ListedDevice, now: number) => (d.escalation?.cycles ?? []).
 /** Why no power cycle is offered for a phone recovery can do no more for. */
 const noCycleWay = (powerCycle: boolean) => (powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)');
 
-const person = (d: ListedDevice, reason: string): RecoveryAction => ({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason });
+const person = (d: ListedDevice, reason: string) => ({ kind: 'needs-person' as const, serial: d.serial, key: d.key ?? d.serial, reason });
+
+const powerCycle = (d: ListedDevice, { hub, port }: HubPlace, reason: string): RecoveryAction => ({
+  kind: 'power-cycle',
+  serial: d.serial,
+  key: d.key ?? d.serial,
+  hub,
+  port,
+  reason,
+  usbPort: d.usb?.port,
+});
 
 /** The states adb counts as online (ConnectionStateIsOnline); `adb reconnect offline` drops every other. */
 const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'rescue', 'sideload']);
@@ -305,7 +315,7 @@ export class RecoveryPolicy {
     const stop = noCycle(d, place);
     if (stop !== undefined) return person(d, stop);
     if (!mayDisturb(d, 'power-cycle')) return 'held';
-    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub: place.hub, port: place.port, reason, usbPort: d.usb?.port };
+    return powerCycle(d, place, reason);
   }
 
   /**
@@ -375,7 +385,7 @@ export class RecoveryPolicy {
         .join(', ')}): ${evidence ?? 'the hub, its power supply or its cable to the host, not these phones'}`;
       actions.push({ kind: 'hub-lost', hub, serials, reason });
       const note = `hub ${hub} lost its phones together (the kernel has none of them on a port): check the hub, its power supply and its cable; an adb kick cannot reach a phone the kernel does not see`;
-      for (const { d } of group) actions.push({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason: note, quiet: true });
+      for (const { d } of group) actions.push({ ...person(d, note), quiet: true });
     }
     return actions;
   }
@@ -393,8 +403,7 @@ export class RecoveryPolicy {
     if (now - (cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs || !mayDisturb(d, 'power-cycle')) {
       return person(d, `${what}; its hub port is power-cycled when it may be`);
     }
-    const { hub, port } = d.hubPort;
-    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub, port, reason: what, usbPort: usb.port };
+    return powerCycle(d, d.hubPort, what);
   }
 }
 
