@@ -50,14 +50,12 @@ export class Tally {
     for (let t = from; t < to;) {
       const start = Math.floor(t / HOUR_MS) * HOUR_MS;
       const end = Math.min(to, start + HOUR_MS);
+      // A wall clock stepped back: counted in the latest hour kept rather than reordering the past.
       let hour = this.hours.at(-1);
       if (!hour || hour.start < start) {
         hour = { start, by: {} };
         this.hours.push(hour);
         if (this.hours.length > HOURS_KEPT) this.hours.splice(0, this.hours.length - HOURS_KEPT);
-      } else if (hour.start > start) {
-        // A wall clock stepped back: counted in the latest hour kept rather than reordering the past.
-        hour = this.hours.at(-1)!;
       }
       hour.by[slot] = (hour.by[slot] ?? 0) + (end - t) / 1000;
       t = end;
@@ -88,10 +86,6 @@ export class Tally {
         .sort((a, b) => a.start - b.start)
         .slice(-HOURS_KEPT);
     return t;
-  }
-
-  toJSON() {
-    return { totals: this.totals, hours: this.hours };
   }
 }
 
