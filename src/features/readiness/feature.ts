@@ -51,9 +51,8 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   };
   /** A phone of the report off adb, judged by why: its message is that cause and what to do. */
   const annotated = (info: DeviceInfo) => {
-    const off = offSource.get(info.udid);
-    const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
-    if (!off || !offVerdict) {
+    const offVerdict = offVerdictOf(info.udid);
+    if (!offVerdict) {
       // Facts its source published with no inventory answering, judged before the composer folds the verdicts: the
       // report's Appium flag says what its words say, in the same report.
       const [record] = registry.byUdid(info.udid);
@@ -61,7 +60,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       return info;
     }
     say(info.udid, offVerdict, false);
-    return { ...info, ...composeMessage([offAdbMessage(off)]) };
+    return { ...info, ...composeMessage([offAdbMessage(offSource.get(info.udid)!)]) };
   };
   const changes = new Map<string, number>();
   const notReady = new Map<string, number>();
@@ -77,16 +76,12 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   };
   /** A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for): judged as a reading. */
   const judgeSourced = (device: DeviceSnapshot) => {
-    const reading = baseline.size > 0 ? readingOf(device) : undefined;
+    const reading = readingOf(device);
     const udid = cloudIdOf(device.serial, device.udid);
     if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
   };
   /** The verdict standing on a phone: its last reading's, past the readings that did not read it (the fast tier). */
   const verdictOf = (udid: string | undefined) => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
-  const fingerprintOf = (device: DeviceSnapshot) => {
-    if (baseline.size === 0) return undefined;
-    return reader.fingerprint(registry, device.key);
-  };
   const log = (device: DeviceSnapshot, event: DriftEvent) => {
     // Named by its udid, as the cloud knows it; adb's serial (an address over TCP) beside it.
     const name = `device ${device.udid ?? device.serial}`;
@@ -128,7 +123,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     },
     answered: (device) => {
       const reading = readingOf(device);
-      const fingerprint = fingerprintOf(device);
+      const fingerprint = baseline.size === 0 ? undefined : reader.fingerprint(registry, device.key);
       if (!reading && fingerprint === undefined) return;
       const maker = device.last?.brandName;
       const observed = { values: reading ? valuesOf(reading, baseline, maker) : {}, verdict: reading && judge(reading, baseline, maker), fingerprint };
