@@ -13,10 +13,10 @@ import {
   afterRead,
   ANSWER_MAX_AGE_MS,
   decideFix,
+  FIX_POLICY,
   refusalOf,
   stuckTo,
   targetsOf,
-  type FixSettings,
   type ReadBack,
   type Target,
   type Write,
@@ -28,13 +28,6 @@ export const READINESS_FIXES = counterKey(
   'Fixes of the settings readiness.fix may put back, by result: fixed (every write read back at the baseline), not_taken (a setting read back otherwise), interrupted (the phone could not be asked midway: unplugged, its shell cut; read again once it answers), refused (the cloud said booked or could not say: counted once per stretch, and once for a fix the cloud stopped midway, asked again before a write whose answer was 3 s old; or the phone refused a write, a policy of its maker until a developer toggle is on: once per fix).',
   ['result'],
 );
-
-const FIX_POLICY: FixSettings = {
-  recheckMs: 5 * 60_000,
-  retryMs: 60_000,
-  cooldownMs: 10 * 60_000,
-  maxPerHour: 3,
-};
 
 /** What a setting may read: unset, or a number. */
 const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;

@@ -78,16 +78,18 @@ export interface FixEntry {
   stuck: Readonly<Record<string, string>>;
 }
 
-export interface FixSettings {
+export const FIX_POLICY = {
   /** The settings are read again this long after the last read. */
-  recheckMs: number;
+  recheckMs: 5 * 60_000,
   /** A read that failed is tried again after this. */
-  retryMs: number;
+  retryMs: 60_000,
   /** At most one fix per phone within this. */
-  cooldownMs: number;
+  cooldownMs: 10 * 60_000,
   /** At most this many fixes per phone in any hour. */
-  maxPerHour: number;
-}
+  maxPerHour: 3,
+};
+
+export type FixSettings = typeof FIX_POLICY;
 
 export interface FixLook {
   /** Monotonic ms. */
