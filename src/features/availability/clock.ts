@@ -78,7 +78,7 @@ export class InServiceClock {
       const track: Track = { udid, serial, state: verdict.state, since: at, credited: at, confirmed: at, ...(verdict.held && { held: true as const }) };
       const layer = layerOf(undefined);
       if (layer) track.layer = layer;
-      subject = { track, tally: Tally.from(undefined) };
+      subject = { track, tally: new Tally() };
       this.phones.set(udid, subject);
       this.place(track, o.port);
       return true;

@@ -50,12 +50,11 @@ export class Recorder implements IncidentLog {
   start() {
     this.started = true;
     this.files?.prune();
-    this.unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
+    const unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
     const heard = (fact: Fact) => this.heard(fact);
     this.ctx.registry.timeline.on('fact', heard);
-    const follow = this.unfollow;
     this.unfollow = () => {
-      follow?.();
+      unfollow?.();
       this.ctx.registry.timeline.off('fact', heard);
     };
   }
