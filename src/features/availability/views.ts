@@ -14,9 +14,12 @@ export function percent(share: number) {
   return `${(tenths / 10).toFixed(1)}%`;
 }
 
+/** The start of the last 24 hours (by the hour): the hour now began, and the 23 before it. */
+const dayFrom = (nowWall: number) => Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+
 /** A phone's seconds of the last 24 hours (by the hour), with its time in service not credited yet. */
 export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number) {
-  const s = subject.tally.within(Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS);
+  const s = subject.tally.within(dayFrom(nowWall));
   const tail = clock.uncredited(subject, nowMono);
   if (tail > 0) s[IN_SERVICE] = (s[IN_SERVICE] ?? 0) + tail;
   return s;
@@ -24,7 +27,7 @@ export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number
 
 /** A phone's last 24 hours hour by hour, oldest first, for the status page's strip: each hour's whole minutes by slot, the time in service not credited yet in the last, up to the minute now began (so that the page's data changes once a minute, not every second). */
 export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number) {
-  const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+  const from = dayFrom(nowWall);
   const hours: Seconds[] = Array.from({ length: 24 }, () => ({}));
   for (const h of subject.tally.hours) {
     const i = (h.start - from) / HOUR_MS;
@@ -55,7 +58,7 @@ function outWords(s: Seconds) {
 
 /** The host, its worst phones and its worst ports over the last 24 hours, for `doctor`. */
 export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: number, warnBelow: number): CheckResult[] {
-  const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+  const from = dayFrom(nowWall);
   const phones = [...clock.phones.values()].map((p) => ({ serial: p.track.serial, s: lastDay(clock, p, nowWall, nowMono) }));
   const host: Seconds = {};
   for (const { s } of phones) for (const [k, v] of Object.entries(s)) host[k] = (host[k] ?? 0) + v;
