@@ -40,16 +40,13 @@ export function withExposure(history: History, day: number, minutes: number) {
 function upsert(history: History, day: number, change: (s: DaySample) => DaySample) {
   const kept = history.filter((s) => s.day > day - KEPT_DAYS);
   const at = kept.findIndex((s) => s.day === day);
-  if (at >= 0) {
-    kept[at] = change(kept[at]!);
-    return capped(kept, day);
+  if (at >= 0) kept[at] = change(kept[at]!);
+  else {
+    // A day before the newest (the host's clock stepped back) is kept in order all the same.
+    kept.push(change({ day }));
+    kept.sort((a, b) => a.day - b.day);
   }
-  // A day before the newest (the host's clock stepped back) is kept in order all the same.
-  const out = [...kept, change({ day })];
-  return capped(
-    out.sort((a, b) => a.day - b.day),
-    day,
-  );
+  return capped(kept, day);
 }
 
 /** At most KEPT_DAYS samples, in order: days a clock that stepped back and forth left ahead of `day` go, the farthest from it first. */
@@ -72,11 +69,7 @@ export function warmFullHours(history: History, today: number, days = 7) {
 
 /** The latest sample's figure, where some day told it. */
 export function latest(history: History, figure: keyof Figures) {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const v = history[i]![figure];
-    if (v !== undefined) return v;
-  }
-  return undefined;
+  return history.findLast((s) => s[figure] !== undefined)?.[figure];
 }
 
 /** A history read back from the state file: days and figures of the right types only, in order, bounded. */
