@@ -107,14 +107,14 @@ function outlyingPorts(clock: InServiceClock, from: number, to?: number) {
     const x = inServiceShare(tally.within(from, to));
     return x !== undefined ? [{ port, hub, x }] : [];
   });
-  const out: Array<{ port: string; hub: string; x: number; hubShare: number }> = [];
-  for (const p of ports) {
-    const others = ports.filter((q) => q.hub === p.hub && q.port !== p.port);
-    if (others.length === 0) continue;
-    const hubShare = others.reduce((a, q) => a + q.x, 0) / others.length;
-    if (hubShare - p.x >= 0.1) out.push({ ...p, hubShare });
-  }
-  return out.sort((a, b) => a.x - b.x).slice(0, 3);
+  return ports
+    .flatMap((p) => {
+      const others = ports.filter((q) => q.hub === p.hub && q.port !== p.port);
+      const hubShare = others.reduce((a, q) => a + q.x, 0) / others.length;
+      return others.length > 0 && hubShare - p.x >= 0.1 ? [{ ...p, hubShare }] : [];
+    })
+    .sort((a, b) => a.x - b.x)
+    .slice(0, 3);
 }
 
 /** The day's line: the host's share, the layers, the worst phones and ports; undefined when nothing was counted that day. */
