@@ -5,7 +5,6 @@
 // unauthorized after its lapse says why in its message.
 import { join } from 'node:path';
 import { isReadyState } from '../../cloud/device-facts.js';
-import type { Metric } from '../../util/metric.js';
 import type { Feature, FeatureContext } from '../context.js';
 import type { SeenPhone } from './lapse.js';
 import { AuthLedger } from './ledger.js';
@@ -51,7 +50,7 @@ export function adbAuthorizationFeature(ctx: FeatureContext): Feature {
           ]
         : [];
     },
-    metrics: (): Metric[] => {
+    metrics: () => {
       const { lapsing, lapsed } = ledger.counts();
       return [
         {

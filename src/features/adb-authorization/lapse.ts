@@ -47,13 +47,6 @@ export interface Due {
   windowMs: number;
 }
 
-export interface StepResult {
-  entries: Map<string, AuthEntry>;
-  due: Due[];
-  /** Something a restart must not lose changed (a phone came or went, was said, its window changed). */
-  changed: boolean;
-}
-
 /** How many phones the ledger keeps: far more than a host's. */
 export const MAX_ENTRIES = 2000;
 /** A phone away this long past its lapse is forgotten: it is not coming back to this host's key. */
@@ -65,8 +58,9 @@ export const FORGET_AFTER_LAPSE_MS = 30 * 86_400_000;
  * warning comes. A phone whose window was never read is not followed: what
  * it keeps is unknown.
  */
-export function step(before: ReadonlyMap<string, AuthEntry>, seen: readonly SeenPhone[], now: number, leadMs: number): StepResult {
+export function step(before: ReadonlyMap<string, AuthEntry>, seen: readonly SeenPhone[], now: number, leadMs: number) {
   const entries = new Map<string, AuthEntry>();
+  /** Something a restart must not lose changed (a phone came or went, was said, its window changed). */
   let changed = false;
   const here = new Map(seen.map((s) => [s.udid, s]));
   for (const [udid, old] of before) {

@@ -9,7 +9,7 @@ import { cloudIdOf } from '../../booking/gate.js';
 import { STATUS_UNAVAILABLE, type DeviceInfo } from '../../cloud/types.js';
 import { INCIDENT_LOG } from '../../devices/incidents.js';
 import { OFF_SOURCE } from '../../devices/off-source.js';
-import { PHONE_STATE, type Layer, type PhoneStateNow } from '../../devices/phone-state.js';
+import { PHONE_STATE, type Layer } from '../../devices/phone-state.js';
 import type { CarriedKinds, PresenceKind } from '../../devices/presence.js';
 import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
@@ -44,15 +44,10 @@ interface Memo {
   platform?: Platform;
 }
 
-/** What the last report said of a phone, as the clock reads it: why it was carried, when it was. */
-interface Reported {
-  carried?: PresenceKind;
-}
-
 export class Availability {
   readonly clock: InServiceClock;
-  /** What the last report said of each phone it held, by udid. */
-  private lastReport = new Map<string, Reported>();
+  /** Why the last report carried each phone it held (when no source listed it), by udid. */
+  private lastReport = new Map<string, PresenceKind | undefined>();
   /** Monotonic ms of the last annotate pass: an answer before it has been judged. */
   private annotatedAt = -Infinity;
   /** What the clock remembers of each phone it follows between looks, by udid; forgotten with the phone. */
@@ -72,7 +67,8 @@ export class Availability {
   constructor(private readonly ctx: FeatureContext) {
     this.clock = new InServiceClock((mono) => this.wallOf(mono));
     this.file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger);
-    this.load();
+    const stored = this.file?.load();
+    if (stored) this.restore(stored);
     ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
   }
 
@@ -134,7 +130,7 @@ export class Availability {
   }
 
   /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
-  now(udid: string): PhoneStateNow | undefined {
+  now(udid: string) {
     // Only the daemon's clock runs: a one-shot command says nothing of a phone's state now.
     if (!this.started) return undefined;
     // What the sources said since the last look counts: a failure asked about right after its inventory ended.
@@ -147,7 +143,7 @@ export class Availability {
 
   /** Why the report carried each of its devices that no source lists (the presence ledger's reason), for the next looks. */
   annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds) {
-    this.lastReport = new Map(devices.map((d) => [d.udid, { carried: carriedKinds.get(d.udid) }]));
+    this.lastReport = new Map(devices.map((d) => [d.udid, carriedKinds.get(d.udid)]));
     this.annotatedAt = this.ctx.clock.monotonic();
   }
 
@@ -191,7 +187,7 @@ export class Availability {
       this.memoOf(udid).platform = record.platform;
       this.look(udid, record.serial, record, at);
     }
-    for (const [udid] of this.lastReport) {
+    for (const udid of this.lastReport.keys()) {
       if (seen.has(udid)) continue;
       seen.add(udid);
       this.look(udid, this.clock.phones.get(udid)?.track.serial ?? udid, undefined, at);
@@ -225,7 +221,6 @@ export class Availability {
     const verdicts = timeline.verdictsOf(udid);
     const held = verdicts.find((v) => v.out?.state === 'quarantined')?.out;
     const { starvedSince } = timeline;
-    const reported = this.lastReport.get(udid);
     const memo = this.memoOf(udid);
     const platform = record?.platform ?? memo.platform;
     const usb = shared.get(USB_EVIDENCE);
@@ -247,7 +242,7 @@ export class Availability {
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
       ...(platform && timeline.downSince(platform) !== undefined && { sourceUp: false }),
-      carried: reported?.carried,
+      carried: this.lastReport.get(udid),
       offSource: off && { mode: off.mode },
       onPort,
       usb: usbBlame,
@@ -329,21 +324,12 @@ export class Availability {
 
   /** One line for the day that ended, once, whether the agent ran at midnight or came back later. */
   private summarize() {
-    const day = Math.floor(this.ctx.clock.wall() / DAY_MS) * DAY_MS;
-    if (this.summarized === undefined) {
-      this.summarized = day - DAY_MS;
-      return;
-    }
-    if (this.summarized >= day - DAY_MS) return;
-    const yesterday = day - DAY_MS;
-    this.summarized = yesterday;
-    const line = daySummary(this.clock, yesterday, day);
+    const yesterday = Math.floor(this.ctx.clock.wall() / DAY_MS) * DAY_MS - DAY_MS;
+    const due = this.summarized !== undefined && this.summarized < yesterday;
+    if (due || this.summarized === undefined) this.summarized = yesterday;
+    if (!due) return;
+    const line = daySummary(this.clock, yesterday, yesterday + DAY_MS);
     if (line) this.ctx.logger.info(line.fields, line.text);
-  }
-
-  private load() {
-    const stored = this.file?.load();
-    if (stored) this.restore(stored);
   }
 
   /**

@@ -64,21 +64,13 @@ const PHONE_MODES = new Set(['recovery', 'bootloader', 'sideload', 'rescue']);
 const NOT_LET_IN = new Set(['unauthorized', 'unpaired']);
 
 /** The USB layer's layers as the clock names them. */
-export function usbLayer(blame: string | undefined): Layer | undefined {
-  switch (blame) {
-    case 'controller':
-      return 'controller';
-    case 'hub':
-    case 'hub-power':
-      return 'hub';
-    case 'port':
-      return 'port';
-    case 'phone':
-      return 'phone';
-    default:
-      return undefined;
-  }
-}
+const USB_LAYERS = new Map<string | undefined, Layer>([
+  ['controller', 'controller'],
+  ['hub', 'hub'],
+  ['hub-power', 'hub'],
+  ['port', 'port'],
+  ['phone', 'phone'],
+]);
 
 export function classify(look: PhoneLook): Verdict {
   if (look.quarantined) {
@@ -88,7 +80,7 @@ export function classify(look: PhoneLook): Verdict {
     const concrete = now.state !== 'in_service' && now.state !== 'in_transition' && now.layer !== 'carry';
     return concrete ? { state: 'quarantined', layer: now.layer! } : { state: 'quarantined', layer: 'carry', fallback: layer };
   }
-  const usb = usbLayer(look.usb);
+  const usb = USB_LAYERS.get(look.usb);
   const { record } = look;
   if (!record) {
     if (look.carried === 'charge-paused') return { state: 'in_transition', layer: 'host' };

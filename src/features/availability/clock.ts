@@ -67,7 +67,7 @@ export class InServiceClock {
     o: { backdate?: number; port?: string } = {},
   ) {
     let subject = this.phones.get(udid);
-    const layerOf = (was: Track | undefined): Layer | undefined => {
+    const layerOf = (was: Track | undefined) => {
       if (verdict.state === 'in_service') return undefined;
       if (verdict.layer !== 'carry') return verdict.layer;
       // While it comes back, the time is blamed on what took it out.
@@ -78,7 +78,7 @@ export class InServiceClock {
       const track: Track = { udid, serial, state: verdict.state, since: at, credited: at, confirmed: at, ...(verdict.held && { held: true as const }) };
       const layer = layerOf(undefined);
       if (layer) track.layer = layer;
-      subject = { track, tally: Tally.from(undefined) };
+      subject = { track, tally: new Tally() };
       this.phones.set(udid, subject);
       this.place(track, o.port);
       return true;

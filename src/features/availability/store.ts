@@ -40,11 +40,11 @@ const SAFE = /^[\x20-\x7e]{1,256}$/;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
 const HUB = /^(?:\d+-\d+(?:\.\d+)*|usb\d+)$/;
 
-export function clockFrom(text: string): StoredClock | undefined {
+export function clockFrom(text: string) {
   const v = jsonObject(text);
   if (v?.version !== 1) return undefined;
   const list = (x: unknown) => (Array.isArray(x) ? x.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null) : []);
-  const phones = list(v.phones).flatMap((p): StoredPhone[] => {
+  const phones = list(v.phones).flatMap((p) => {
     if (typeof p.udid !== 'string' || !SAFE.test(p.udid) || typeof p.serial !== 'string' || !SAFE.test(p.serial)) return [];
     if (!(PHONE_STATES as readonly string[]).includes(p.state as string) || typeof p.creditedAt !== 'number' || !Number.isFinite(p.creditedAt)) return [];
     const layer = (LAYERS as readonly string[]).includes(p.layer as string) ? (p.layer as Layer) : undefined;

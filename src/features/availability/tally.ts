@@ -13,7 +13,7 @@ export function slotOf(state: PhoneState, layer: Layer | undefined) {
   return state === 'in_service' ? IN_SERVICE : `${state}:${layer ?? 'phone'}`;
 }
 
-export function partsOf(slot: Slot): { state: PhoneState; layer?: Layer } {
+export function partsOf(slot: Slot) {
   const [state, layer] = slot.split(':') as [PhoneState, Layer | undefined];
   return layer === undefined ? { state } : { state, layer };
 }
@@ -50,14 +50,12 @@ export class Tally {
     for (let t = from; t < to;) {
       const start = Math.floor(t / HOUR_MS) * HOUR_MS;
       const end = Math.min(to, start + HOUR_MS);
+      // A wall clock stepped back: counted in the latest hour kept rather than reordering the past.
       let hour = this.hours.at(-1);
       if (!hour || hour.start < start) {
         hour = { start, by: {} };
         this.hours.push(hour);
         if (this.hours.length > HOURS_KEPT) this.hours.splice(0, this.hours.length - HOURS_KEPT);
-      } else if (hour.start > start) {
-        // A wall clock stepped back: counted in the latest hour kept rather than reordering the past.
-        hour = this.hours.at(-1)!;
       }
       hour.by[slot] = (hour.by[slot] ?? 0) + (end - t) / 1000;
       t = end;
@@ -65,7 +63,7 @@ export class Tally {
   }
 
   /** The seconds of the hours that start at or after `from` and before `to` (wall ms). */
-  within(from: number, to = Infinity): Seconds {
+  within(from: number, to = Infinity) {
     const out: Seconds = {};
     for (const h of this.hours) {
       if (h.start < from || h.start >= to) continue;
@@ -81,7 +79,7 @@ export class Tally {
     Object.assign(t.totals, seconds(v.totals));
     if (Array.isArray(v.hours))
       t.hours = v.hours
-        .flatMap((h): Hour[] => {
+        .flatMap((h) => {
           const start = (h as Hour | null)?.start;
           return typeof start === 'number' && Number.isFinite(start) && start % HOUR_MS === 0 ? [{ start, by: seconds((h as Hour).by) }] : [];
         })
@@ -89,14 +87,10 @@ export class Tally {
         .slice(-HOURS_KEPT);
     return t;
   }
-
-  toJSON(): { totals: Seconds; hours: Hour[] } {
-    return { totals: this.totals, hours: this.hours };
-  }
 }
 
 /** Seconds read back: only slots the agent writes, only finite non-negative numbers. */
-function seconds(value: unknown): Seconds {
+function seconds(value: unknown) {
   const out: Seconds = {};
   if (typeof value !== 'object' || value === null) return out;
   for (const [slot, s] of Object.entries(value)) if (isSlot(slot) && typeof s === 'number' && Number.isFinite(s) && s >= 0) out[slot] = s;
@@ -110,7 +104,7 @@ export function inServiceShare(s: Seconds) {
 }
 
 /** The out-of-service seconds by layer, most first. */
-export function outByLayer(s: Seconds): Array<[Layer, number]> {
+export function outByLayer(s: Seconds) {
   const by = new Map<Layer, number>();
   for (const [slot, secs] of Object.entries(s)) {
     const { layer } = partsOf(slot);

@@ -14,17 +14,20 @@ export function percent(share: number) {
   return `${(tenths / 10).toFixed(1)}%`;
 }
 
+/** The start of the last 24 hours (by the hour): the hour now began, and the 23 before it. */
+const dayFrom = (nowWall: number) => Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+
 /** A phone's seconds of the last 24 hours (by the hour), with its time in service not credited yet. */
-export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number): Seconds {
-  const s = subject.tally.within(Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS);
+export function lastDay(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number) {
+  const s = subject.tally.within(dayFrom(nowWall));
   const tail = clock.uncredited(subject, nowMono);
   if (tail > 0) s[IN_SERVICE] = (s[IN_SERVICE] ?? 0) + tail;
   return s;
 }
 
 /** A phone's last 24 hours hour by hour, oldest first, for the status page's strip: each hour's whole minutes by slot, the time in service not credited yet in the last, up to the minute now began (so that the page's data changes once a minute, not every second). */
-export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number): { from: number; hours: Seconds[] } {
-  const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: number, nowMono: number) {
+  const from = dayFrom(nowWall);
   const hours: Seconds[] = Array.from({ length: 24 }, () => ({}));
   for (const h of subject.tally.hours) {
     const i = (h.start - from) / HOUR_MS;
@@ -33,7 +36,7 @@ export function dayStrip(clock: InServiceClock, subject: Subject, nowWall: numbe
   // Up to the minute now began: every phone's in-service minutes step together, once a minute, not each at its own second.
   const tail = clock.uncredited(subject, nowMono - (nowWall % 60_000));
   if (tail > 0) hours[23]![IN_SERVICE] = (hours[23]![IN_SERVICE] ?? 0) + tail;
-  const minutes = (h: Seconds): Seconds => Object.fromEntries(Object.entries(h).flatMap(([slot, secs]) => (secs >= 60 ? [[slot, Math.floor(secs / 60)]] : [])));
+  const minutes = (h: Seconds) => Object.fromEntries(Object.entries(h).flatMap(([slot, secs]) => (secs >= 60 ? [[slot, Math.floor(secs / 60)]] : [])));
   return { from, hours: hours.map(minutes) };
 }
 
@@ -55,7 +58,7 @@ function outWords(s: Seconds) {
 
 /** The host, its worst phones and its worst ports over the last 24 hours, for `doctor`. */
 export function doctorItems(clock: InServiceClock, nowWall: number, nowMono: number, warnBelow: number): CheckResult[] {
-  const from = Math.floor(nowWall / HOUR_MS) * HOUR_MS - 23 * HOUR_MS;
+  const from = dayFrom(nowWall);
   const phones = [...clock.phones.values()].map((p) => ({ serial: p.track.serial, s: lastDay(clock, p, nowWall, nowMono) }));
   const host: Seconds = {};
   for (const { s } of phones) for (const [k, v] of Object.entries(s)) host[k] = (host[k] ?? 0) + v;
@@ -99,23 +102,23 @@ function leastInService(phones: ReadonlyArray<{ serial: string; s: Seconds }>) {
 }
 
 /** The ports out of service over the hours from `from` to `to` at least 10 points more than the mean of the other ports of their hub (with two ports at least). */
-function outlyingPorts(clock: InServiceClock, from: number, to?: number): Array<{ port: string; hub: string; x: number; hubShare: number }> {
+function outlyingPorts(clock: InServiceClock, from: number, to?: number) {
   const ports = [...clock.ports].flatMap(([port, { hub, tally }]) => {
     const x = inServiceShare(tally.within(from, to));
     return x !== undefined ? [{ port, hub, x }] : [];
   });
-  const out: Array<{ port: string; hub: string; x: number; hubShare: number }> = [];
-  for (const p of ports) {
-    const others = ports.filter((q) => q.hub === p.hub && q.port !== p.port);
-    if (others.length === 0) continue;
-    const hubShare = others.reduce((a, q) => a + q.x, 0) / others.length;
-    if (hubShare - p.x >= 0.1) out.push({ ...p, hubShare });
-  }
-  return out.sort((a, b) => a.x - b.x).slice(0, 3);
+  return ports
+    .flatMap((p) => {
+      const others = ports.filter((q) => q.hub === p.hub && q.port !== p.port);
+      const hubShare = others.reduce((a, q) => a + q.x, 0) / others.length;
+      return others.length > 0 && hubShare - p.x >= 0.1 ? [{ ...p, hubShare }] : [];
+    })
+    .sort((a, b) => a.x - b.x)
+    .slice(0, 3);
 }
 
 /** The day's line: the host's share, the layers, the worst phones and ports; undefined when nothing was counted that day. */
-export function daySummary(clock: InServiceClock, from: number, to: number): { fields: Record<string, unknown>; text: string } | undefined {
+export function daySummary(clock: InServiceClock, from: number, to: number) {
   const host = clock.host.within(from, to);
   const share = inServiceShare(host);
   if (share === undefined) return undefined;

@@ -20,7 +20,7 @@ export function fullOnPower(battery: Battery | undefined, externalPower: boolean
 }
 
 /** The state after one reading at `atMs`: not full ends the stretch; one older than the last (a clock step back) starts anew. */
-export function observeFull(previous: HeldFull | undefined, full: boolean, atMs: number): HeldFull | undefined {
+export function observeFull(previous: HeldFull | undefined, full: boolean, atMs: number) {
   if (!full) return undefined;
   if (previous === undefined || atMs < previous.lastMs) return { sinceMs: atMs, lastMs: atMs };
   return { sinceMs: previous.sinceMs, lastMs: atMs };

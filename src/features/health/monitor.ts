@@ -9,7 +9,7 @@ import { chargingOf, isReadyState } from '../../cloud/device-facts.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 
 import { isTcpSerial } from '../../util/tcp-serial.js';
-import { evaluate, type HealthInput, type HealthSettings, type Problem } from './rules.js';
+import { evaluate, type HealthSettings, type Problem } from './rules.js';
 import { fullOnPower, heldFullSeconds, observeFull, type HeldFull } from './held-full.js';
 import type { HostHeat } from '../host-heat/host-heat.js';
 
@@ -33,7 +33,7 @@ import { systemClock } from '../../util/clock.js';
 export const BATTERY = facetKey<BatteryState>('health-battery', 'record');
 
 /** The battery state the health monitor keeps of a device's record. */
-export function batteryOf(records: Pick<DeviceRegistry, 'facet'>, key: string | undefined): BatteryState | undefined {
+export function batteryOf(records: Pick<DeviceRegistry, 'facet'>, key: string | undefined) {
   return key === undefined ? undefined : records.facet(BATTERY).get(key);
 }
 
@@ -60,7 +60,7 @@ export class HealthMonitor {
   ) {}
 
   /** The devices with their problems applied (new objects); `shell`: the platforms whose failures count shell sessions (default all). */
-  apply(infos: readonly DeviceInfo[], records: Pick<DeviceRegistry, 'byUdid' | 'facet' | 'timeline'>, shell?: ReadonlySet<Platform>): DeviceInfo[] {
+  apply(infos: readonly DeviceInfo[], records: Pick<DeviceRegistry, 'byUdid' | 'facet' | 'timeline'>, shell?: ReadonlySet<Platform>) {
     return infos.map((withDetail) => {
       // The battery detail is the agent's own: no report carries it.
       const { batteryDetail: detail, ...rest } = withDetail;
@@ -101,7 +101,7 @@ export class HealthMonitor {
     });
   }
 
-  private batteryState(info: DeviceInfo, detail: BatteryDetail | undefined, previous: BatteryState | undefined): BatteryState | undefined {
+  private batteryState(info: DeviceInfo, detail: BatteryDetail | undefined, previous: BatteryState | undefined) {
     if (!info.battery && !detail) return undefined;
     const heldFull = observeFull(previous?.heldFull, fullOnPower(info.battery, detail?.externalPower), detail?.observedAtMs ?? this.now());
     const signals: BatterySignals = dropUndefined({
@@ -113,7 +113,7 @@ export class HealthMonitor {
   }
 }
 
-function inputOf(info: DeviceInfo, consecutiveShellFailures: number, signals: BatterySignals | undefined): HealthInput {
+function inputOf(info: DeviceInfo, consecutiveShellFailures: number, signals: BatterySignals | undefined) {
   const battery = info.battery;
   const percent = battery?.percentage === undefined ? undefined : Number(battery.percentage);
   const storage = info.storage;

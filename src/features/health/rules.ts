@@ -49,7 +49,7 @@ export function isHot(t: number, wasHot: boolean, s: Pick<HealthSettings, 'batte
   return wasHot ? t > s.batteryHotCelsius - s.batteryHotHysteresisCelsius : t >= s.batteryHotCelsius;
 }
 
-export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: HealthSettings): Finding[] {
+export function evaluate(input: HealthInput, previous: ReadonlySet<Problem>, s: HealthSettings) {
   const out: Finding[] = [];
   const t = input.temperatureCelsius;
   if (t !== undefined) {

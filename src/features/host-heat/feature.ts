@@ -2,11 +2,10 @@
 // names them and what to check, each hot phone's message points at the host, and /metrics counts them.
 import { withNotes } from '../../cloud/device-message.js';
 import { isReadyState } from '../../cloud/device-facts.js';
-import type { DeviceInfo } from '../../cloud/types.js';
 import { limited } from '../../log/limited.js';
 import { gauge } from '../../util/metric.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { hostHeatNote, hostHeatOf, type HeatReading } from './host-heat.js';
+import { hostHeatNote, hostHeatOf } from './host-heat.js';
 
 /** The judge is the one the health monitor reads too, so a phone turning hot during an episode is named by the host's line. */
 export function hostHeatFeature(ctx: FeatureContext): Feature {
@@ -15,7 +14,7 @@ export function hostHeatFeature(ctx: FeatureContext): Feature {
   return {
     name: 'host-heat',
     annotate: (devices) => {
-      const readings = devices.flatMap((d): HeatReading[] => {
+      const readings = devices.flatMap((d) => {
         const celsius = d.battery?.temperature;
         // A device that is not ready carries its last reading, not a new one.
         return isReadyState(d.state) && typeof celsius === 'number' ? [{ udid: d.udid, celsius }] : [];
@@ -30,7 +29,7 @@ export function hostHeatFeature(ctx: FeatureContext): Feature {
       if (!heat.episode) return [...devices];
       const hot = new Set(heat.hotPhones());
       const note = hostHeatNote(hot.size);
-      return devices.map((d): DeviceInfo => (hot.has(d.udid) ? withNotes({ ...d }, [note]) : d));
+      return devices.map((d) => (hot.has(d.udid) ? withNotes({ ...d }, [note]) : d));
     },
     metrics: () => [
       gauge(

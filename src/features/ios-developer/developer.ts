@@ -15,7 +15,7 @@ import type { DaemonKind } from './daemons.js';
 import { judgePhone, needsTunnel, type Judgement } from './judge.js';
 import { iosVersionOf, supportOf, type ToolName } from './support.js';
 import { HostTools, type Run } from './tools.js';
-import type { DaemonRef, PhoneNow } from './tunnel-state.js';
+import type { DaemonRef } from './tunnel-state.js';
 import { DaemonWatch, type Fetch } from './watch.js';
 
 /** The platform of the phones this part judges: tunnels are an iPhone's. */
@@ -85,7 +85,7 @@ export class IosDeveloper {
   }
 
   /** The phones usbmuxd lists, each with its connection (its record's changedSeq: tunnel-state.ts). */
-  private phones(): PhoneNow[] {
+  private phones() {
     return this.ctx.registry.list(PLATFORM).map((r) => ({ udid: r.udid ?? r.serial, epoch: r.changedSeq }));
   }
 

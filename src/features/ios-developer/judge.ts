@@ -66,7 +66,7 @@ export function judgePhone(udid: string, version: string | undefined, support: S
 }
 
 /** A judgement: every state but live is not ready, and its cell its name in words. */
-function judged(state: Judgement['state'], note?: string, cell = state.replace('-', ' ')): Judgement {
+function judged(state: Judgement['state'], note?: string, cell = state.replace('-', ' ')) {
   return { cell, state, notReady: state !== 'live', note };
 }
 

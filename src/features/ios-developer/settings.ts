@@ -10,32 +10,36 @@ export const TOOL_NAMES = ['go-ios', 'pymobiledevice3'] as const;
 
 const ENTRY = /^([a-z0-9-]+)=(.+)$/;
 
-/** `KIND=URL` entries, each an http URL of a daemon of a kind the agent reads. */
-export function checkTunnelDaemons(value: string[]) {
+/** The entries not `NAME=VALUE` with NAME one of `names` and a VALUE `ok` takes, said after `must`; undefined when none. */
+function badEntries(value: string[], names: readonly string[], ok: (value: string) => boolean, must: string) {
   const bad = value.filter((entry) => {
     const m = ENTRY.exec(entry.trim());
-    if (!m || !(DAEMON_KINDS as readonly string[]).includes(m[1]!)) return true;
-    try {
-      const url = new URL(m[2]!);
-      return url.protocol !== 'http:' || url.pathname !== '/' || url.search !== '' || url.username !== '';
-    } catch {
-      return true;
-    }
+    return !m || !names.includes(m[1]!) || !ok(m[2]!);
   });
-  return bad.length
-    ? `must be KIND=URL entries, KIND one of ${DAEMON_KINDS.join(', ')} and URL http://HOST:PORT; got ${bad.map((b) => JSON.stringify(b)).join(', ')}`
-    : undefined;
+  return bad.length ? `${must}; got ${bad.map((b) => JSON.stringify(b)).join(', ')}` : undefined;
+}
+
+/** `KIND=URL` entries, each an http URL of a daemon of a kind the agent reads. */
+export function checkTunnelDaemons(value: string[]) {
+  const http = (text: string) => {
+    try {
+      const url = new URL(text);
+      return url.protocol === 'http:' && url.pathname === '/' && url.search === '' && url.username === '';
+    } catch {
+      return false;
+    }
+  };
+  return badEntries(value, DAEMON_KINDS, http, `must be KIND=URL entries, KIND one of ${DAEMON_KINDS.join(', ')} and URL http://HOST:PORT`);
 }
 
 /** `TOOL=COMMAND` entries: a command name on PATH or an absolute path, no blank, no shell. */
 export function checkTools(value: string[]) {
-  const bad = value.filter((entry) => {
-    const m = ENTRY.exec(entry.trim());
-    return !m || !(TOOL_NAMES as readonly string[]).includes(m[1]!) || !/^[A-Za-z0-9_./+-]+$/.test(m[2]!);
-  });
-  return bad.length
-    ? `must be TOOL=COMMAND entries, TOOL one of ${TOOL_NAMES.join(', ')} and COMMAND a name or a path without blanks; got ${bad.map((b) => JSON.stringify(b)).join(', ')}`
-    : undefined;
+  return badEntries(
+    value,
+    TOOL_NAMES,
+    (command) => /^[A-Za-z0-9_./+-]+$/.test(command),
+    `must be TOOL=COMMAND entries, TOOL one of ${TOOL_NAMES.join(', ')} and COMMAND a name or a path without blanks`,
+  );
 }
 
 export const iosDeveloperSettings = {

@@ -112,6 +112,6 @@ function keyOf(daemon: DaemonRef, tunnel: TunnelRecord) {
   return `${daemon.id}\n${tunnel.udid.replace(/-/g, '')}\n${tunnel.address}\n${tunnel.port}`;
 }
 
-function ref(d: DaemonRef): DaemonRef {
+function ref(d: DaemonRef) {
   return { id: d.id, kind: d.kind, url: d.url };
 }

@@ -12,6 +12,7 @@
 import type { BookingVerdict } from '../../booking/gate.js';
 import { PHONE_OWN_LAYERS, type Layer } from '../../devices/phone-state.js';
 import { quarantined, type QuarantineEntry } from '../../devices/quarantine.js';
+import { refusalOf } from '../readiness-fix/policy.js';
 
 export interface QuarantineSettings {
   /** Failures within windowMs that take a phone out; 0: never. */
@@ -48,7 +49,7 @@ export function holdFor(starts: readonly number[], now: number, s: Pick<Quaranti
 }
 
 /** The layer a quarantine is blamed on: the one most of its failures are, the latest on a tie. */
-export function layerOf(failures: readonly Failure[]): Layer {
+export function layerOf(failures: readonly Failure[]) {
   const n = new Map<Layer, number>();
   for (const f of failures) n.set(f.layer, (n.get(f.layer) ?? 0) + 1);
   let best: Layer = failures.at(-1)?.layer ?? 'phone';
@@ -112,15 +113,8 @@ export function decideQuarantine(look: QuarantineLook, s: QuarantineSettings): Q
   // A phone already gone from under any session is taken out without asking.
   if (look.gone) return due;
   if (look.verdict === undefined) return { kind: 'needs-verdict' };
-  switch (look.verdict.kind) {
-    case 'free':
-      return due;
-    case 'booked':
-      return { kind: 'held', reason: 'the cloud says it is booked' };
-    case 'unknown':
-      return { kind: 'held', reason: `the cloud cannot say whether it is booked (${look.verdict.reason})` };
-    default:
-      // Being asked: it stays as it is until the answer, a hold said before included.
-      return { kind: 'asking' };
-  }
+  if (look.verdict.kind === 'free') return due;
+  const reason = refusalOf(look.verdict);
+  // Being asked: it stays as it is until the answer, a hold said before included.
+  return reason === undefined ? { kind: 'asking' } : { kind: 'held', reason };
 }

@@ -74,6 +74,8 @@ export function quarantineWords(e: QuarantineEntry & { since: number; until: num
   );
 }
 
+const toggle = (set: Set<string>, key: string, on: boolean) => (on ? set.add(key) : set.delete(key));
+
 function ordinal(n: number) {
   return `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 }
@@ -118,12 +120,10 @@ export class Quarantine {
       }
       if (fact.kind !== 'verdict') return;
       // Recovery's call for a person is one failure, each call.
-      if (fact.by === PERSON.name && fact.verdict?.words !== undefined && !this.person.has(fact.udid)) {
-        this.heard.push({ udid: fact.udid, kind: 'person', text: `recovery asks for a person: ${fact.verdict.words}` });
-      }
       if (fact.by === PERSON.name) {
-        if (fact.verdict) this.person.add(fact.udid);
-        else this.person.delete(fact.udid);
+        if (fact.verdict?.words !== undefined && !this.person.has(fact.udid))
+          this.heard.push({ udid: fact.udid, kind: 'person', text: `recovery asks for a person: ${fact.verdict.words}` });
+        toggle(this.person, fact.udid, fact.verdict !== undefined);
       }
       // Readiness turning to failing a check automation needs is one failure, heard from its verdict as it changes.
       if (fact.by !== READINESS.name) return;
@@ -132,8 +132,7 @@ export class Quarantine {
         const serial = ctx.registry.byUdid(fact.udid)[0]?.serial ?? fact.udid;
         this.failed(fact.udid, serial, 'readiness', 'readiness fails a check automation needs (Appium disabled)', 'readiness');
       }
-      if (out) this.readinessOut.add(fact.udid);
-      else this.readinessOut.delete(fact.udid);
+      toggle(this.readinessOut, fact.udid, out);
     });
   }
 
@@ -193,7 +192,7 @@ export class Quarantine {
   }
 
   /** The layer the in-service clock blames the phone's trouble on now. */
-  private layerNow(udid: string): Layer {
+  private layerNow(udid: string) {
     return this.ctx.shared.get(PHONE_STATE)?.now(udid)?.layer ?? 'phone';
   }
 
@@ -236,10 +235,7 @@ export class Quarantine {
   action(): DeviceAction<QIntent> {
     const { ctx } = this;
     const { registry, logger, clock, stats } = ctx;
-    const find = (id: string) => {
-      if (this.entries.get(id)) return id;
-      return this.entries.entries().find(([, e]) => e.serial === id)?.[0];
-    };
+    const find = (id: string) => (this.entries.get(id) ? id : this.entries.entries().find(([, e]) => e.serial === id)?.[0]);
     return {
       name: 'quarantine',
       actsOn: 'pool',
@@ -330,7 +326,7 @@ export class Quarantine {
                   by: 'quarantine',
                   note: `not taken out of service though it keeps failing: ${decision.reason}`,
                   mark: decision.reason,
-                  count: { key: QUARANTINES_HELD, labels: [decision.reason.includes('booked') && !decision.reason.includes('cannot') ? 'booked' : 'unknown'] },
+                  count: { key: QUARANTINES_HELD, labels: [heard?.kind === 'booked' ? 'booked' : 'unknown'] },
                   line: {
                     key: 'quarantine-held',
                     fields: { serial: r.serial, udid },
@@ -370,8 +366,7 @@ export class Quarantine {
         const before = this.entries.get(intent.udid);
         if (intent.kind === 'release') {
           if (!quarantined(before)) return 'none';
-          const { since: _s, until: _u, reason: _r, evidence: _e, incident: _i, layer: _l, ...rest } = before;
-          this.entries.set(intent.udid, { ...rest, released: { at: now, by: intent.by } });
+          this.entries.set(intent.udid, { serial: before.serial, starts: before.starts, released: { at: now, by: intent.by } });
           this.publish(intent.udid);
           stats.counter(QUARANTINE_RELEASES).add(intent.by);
           logger.info(
@@ -387,22 +382,22 @@ export class Quarantine {
         }
         const d = intent.decision;
         const starts = [...(before?.starts ?? []).filter((t) => now - t < this.settings.forgetMs), now];
-        const entry: QuarantineEntry = {
+        const entry = {
           serial: intent.serial,
           since: now,
-          until: now + (d.until - now),
+          until: d.until,
           layer: d.layer,
           reason: d.reason,
           evidence: d.evidence.map((f) => `${shortTime(f.at, now)} ${f.text}`),
           starts,
         };
-        const words = quarantineWords(entry as QuarantineEntry & { since: number; until: number }, now);
+        const words = quarantineWords(entry, now);
         const incident = this.ctx.shared.get(INCIDENT_LOG)?.incident({ udid: intent.udid, serial: intent.serial }, 'quarantine', words);
         this.entries.set(intent.udid, { ...entry, incident });
         this.publish(intent.udid);
         stats.counter(QUARANTINES).add(d.layer);
         logger.warn(
-          { serial: intent.serial, udid: intent.udid, until: new Date(entry.until!).toISOString(), layer: d.layer },
+          { serial: intent.serial, udid: intent.udid, until: new Date(entry.until).toISOString(), layer: d.layer },
           `device ${intent.udid}: ${words}`,
         );
         this.save();

@@ -1,4 +1,4 @@
-import type { Applying, DeviceAction, Hold, Intent } from '../../actions/runner.js';
+import type { Applying, DeviceAction, Intent } from '../../actions/runner.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { parseReadinessChecks } from '../readiness/settings.js';
 import type { SettingsWriter, WriteRefusal } from '../../devices/control.js';
@@ -13,10 +13,10 @@ import {
   afterRead,
   ANSWER_MAX_AGE_MS,
   decideFix,
+  FIX_POLICY,
   refusalOf,
   stuckTo,
   targetsOf,
-  type FixSettings,
   type ReadBack,
   type Target,
   type Write,
@@ -28,13 +28,6 @@ export const READINESS_FIXES = counterKey(
   'Fixes of the settings readiness.fix may put back, by result: fixed (every write read back at the baseline), not_taken (a setting read back otherwise), interrupted (the phone could not be asked midway: unplugged, its shell cut; read again once it answers), refused (the cloud said booked or could not say: counted once per stretch, and once for a fix the cloud stopped midway, asked again before a write whose answer was 3 s old; or the phone refused a write, a policy of its maker until a developer toggle is on: once per fix).',
   ['result'],
 );
-
-const FIX_POLICY: FixSettings = {
-  recheckMs: 5 * 60_000,
-  retryMs: 60_000,
-  cooldownMs: 10 * 60_000,
-  maxPerHour: 3,
-};
 
 /** What a setting may read: unset, or a number. */
 const VALUE = /^(null|-?\d{1,9}(\.\d{1,9})?)$/;
@@ -56,7 +49,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
   const targets: readonly Target[] = targetsOf(parseReadinessChecks(ctx.settings.readiness.checks));
   const inventory = registry.facet(READINESS_VALUES);
   /** The booking's refusal of a fix, said and counted once until a fix goes through (the runner's hold). */
-  const refusal = (r: DeviceSnapshot, reason: string): Hold => ({
+  const refusal = (r: DeviceSnapshot, reason: string) => ({
     key: r.key,
     by: 'readiness-fix',
     mark: reason,

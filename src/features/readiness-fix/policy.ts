@@ -5,39 +5,27 @@
 // settings are read in a shell of its own only while the inventory shows one differing.
 
 import type { BookingVerdict } from '../../booking/gate.js';
-import type { SettingsNamespace } from '../../devices/control.js';
-import { meetsValue, readValue, type ValueKind } from '../../devices/readiness-grammar.js';
+import { CHECKS } from '../readiness/checks.js';
+import { meetsValue, readValue } from '../../devices/readiness-grammar.js';
 
-/** A setting the agent may put back: the readiness check it answers and what that check reads (src/features/readiness/checks.ts, kept equal by a test). */
-export interface Fixable {
-  /** The check's name in `readiness.checks`. */
-  readonly check: string;
-  readonly namespace: SettingsNamespace;
-  readonly key: string;
-  /** How its value reads (src/devices/readiness-grammar.ts, as the check reads it): a value outside it (`null`: no row; garbage) is unread and never written over. */
-  readonly kind: ValueKind;
-  /** The check's value when the baseline names it without one. */
-  readonly expect: string;
-  /** What is written for `on`: stay awake's 7 (AC, USB and wireless), what Developer options' "Stay awake" toggle writes (StayAwakePreferenceController.SETTING_VALUE_ON), with the USB bit a lab needs. */
-  readonly on?: string;
-  /**
-   * The framework's default where the phone has no row (the check's
-   * `absent`, named with its reader in src/features/readiness/checks.ts):
-   * `settings get` prints `null` then, which its reader takes at this value,
-   * so it is read as it and written over like any value.
-   */
-  readonly absent?: string;
-}
+/**
+ * The allowed list: nothing outside it is ever written. Each setting as the readiness check it answers reads it
+ * (src/features/readiness/checks.ts): its key, how its value reads (a value outside that grammar, `null` without an
+ * `absent` default, garbage, is unread and never written over), the baseline's value, and the framework's default where
+ * the phone has no row (`absent`: `settings get` prints `null` then, read as that default and written over like any
+ * value). `on`: what is written for `on`: stay awake's 7 (AC, USB and wireless), what Developer options' "Stay awake"
+ * toggle writes (StayAwakePreferenceController.SETTING_VALUE_ON), with the USB bit a lab needs.
+ */
+const FIXES = ['stayAwake', 'windowAnimation', 'transitionAnimation', 'animatorDuration', 'verifyAdbInstalls', 'autoRotate'];
 
-/** The allowed list: nothing outside it is ever written. */
-export const FIXABLE: readonly Fixable[] = [
-  { check: 'stayAwake', namespace: 'global', key: 'stay_on_while_plugged_in', kind: 'plugged', expect: 'on', on: '7', absent: '1' },
-  { check: 'windowAnimation', namespace: 'global', key: 'window_animation_scale', kind: 'scale', expect: '0' },
-  { check: 'transitionAnimation', namespace: 'global', key: 'transition_animation_scale', kind: 'scale', expect: '0' },
-  { check: 'animatorDuration', namespace: 'global', key: 'animator_duration_scale', kind: 'scale', expect: '0' },
-  { check: 'verifyAdbInstalls', namespace: 'global', key: 'verifier_verify_adb_installs', kind: 'flag', expect: '0', absent: '1' },
-  { check: 'autoRotate', namespace: 'system', key: 'accelerometer_rotation', kind: 'flag', expect: '0', absent: '0' },
-];
+export const FIXABLE = CHECKS.flatMap(({ id, source, kind, expect }) =>
+  source.kind === 'setting' && FIXES.includes(id)
+    ? [{ check: id, namespace: source.namespace, key: source.key, kind, expect, absent: source.absent, on: id === 'stayAwake' ? '7' : undefined }]
+    : [],
+);
+
+/** A setting the agent may put back. */
+export type Fixable = (typeof FIXABLE)[number];
 
 /** One setting to put back: what the baseline wants of it and what is written. */
 export interface Target {
@@ -51,7 +39,7 @@ export interface Target {
 const NUMBER = /^\d{1,9}(\.\d{1,6})?$/;
 
 /** The targets of the baseline: the fixable checks it names with the value to write; a lab value not a plain number is left to a person. */
-export function targetsOf(baseline: ReadonlyMap<string, string | undefined>): Target[] {
+export function targetsOf(baseline: ReadonlyMap<string, string | undefined>) {
   const targets: Target[] = [];
   for (const setting of FIXABLE) {
     if (!baseline.has(setting.check)) continue;
@@ -90,16 +78,18 @@ export interface FixEntry {
   stuck: Readonly<Record<string, string>>;
 }
 
-export interface FixSettings {
+export const FIX_POLICY = {
   /** The settings are read again this long after the last read. */
-  recheckMs: number;
+  recheckMs: 5 * 60_000,
   /** A read that failed is tried again after this. */
-  retryMs: number;
+  retryMs: 60_000,
   /** At most one fix per phone within this. */
-  cooldownMs: number;
+  cooldownMs: 10 * 60_000,
   /** At most this many fixes per phone in any hour. */
-  maxPerHour: number;
-}
+  maxPerHour: 3,
+};
+
+export type FixSettings = typeof FIX_POLICY;
 
 export interface FixLook {
   /** Monotonic ms. */
@@ -135,7 +125,7 @@ export type FixDecision =
 export const HOUR_MS = 3_600_000;
 
 /** The settings that differ from the baseline and may be written: not one that did not stick at the value it still reads. */
-export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]): Write[] {
+export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]) {
   return targets.flatMap((target) => {
     const value = entry.values?.[target.setting.check];
     return value === undefined || !differs(target, value) || entry.stuck[target.setting.check] === value ? [] : [{ target, from: value }];

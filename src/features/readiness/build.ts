@@ -14,7 +14,7 @@ export interface Build {
 const FINGERPRINT = /^[^/]*\/[^/]*\/[^:]*:([^/]*)\/([^/]*)\/[^:]*:[^/]*\/.*$/;
 
 /** The build a fingerprint names; undefined for a blank one (getprop failed, or the property is hidden). */
-export function buildOf(fingerprint: string | undefined): Build | undefined {
+export function buildOf(fingerprint: string | undefined) {
   const text = fingerprint?.trim();
   if (!text) return undefined;
   const m = FINGERPRINT.exec(text);

@@ -17,7 +17,7 @@ export interface Flip {
 }
 
 /** The checks whose value changed between two readings; a check unread in either is no change. */
-export function flips(before: Values, now: Values, baseline: ReadonlyMap<string, string | undefined>): Flip[] {
+export function flips(before: Values, now: Values, baseline: ReadonlyMap<string, string | undefined>) {
   const out: Flip[] = [];
   for (const check of CHECKS) {
     const from = before[check.id];
@@ -52,7 +52,7 @@ export interface Observation {
 export type DriftEvent = { kind: 'build'; from: Build; to: Build } | { kind: 'value'; flip: Flip } | { kind: 'not_ready'; verdict: Verdict };
 
 /** What changed between what was seen and this observation; a phone seen first has no drift but may be not ready at once. */
-export function drift(before: Seen | undefined, now: Observation, baseline: ReadonlyMap<string, string | undefined>): { seen: Seen; events: DriftEvent[] } {
+export function drift(before: Seen | undefined, now: Observation, baseline: ReadonlyMap<string, string | undefined>) {
   const events: DriftEvent[] = [];
   const from = buildOf(before?.fingerprint);
   const to = buildOf(now.fingerprint);

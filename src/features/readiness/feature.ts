@@ -12,13 +12,12 @@ import { limited } from '../../log/limited.js';
 import type { Feature, FeatureContext } from '../context.js';
 import { buildLine } from './build.js';
 import { readinessDoctor } from './doctor.js';
-import type { Reading } from './checks.js';
 import { drift, flipLine, type DriftEvent, type Seen } from './drift.js';
 import { readinessCounters, readinessGauges } from './metrics.js';
 import { offAdbMessage, offAdbVerdict } from './off-adb.js';
 import { failsAppium } from './support.js';
 import { judge, valuesOf, verdictCell, verdictMessage, type Verdict } from './verdict.js';
-import { READINESS, TUNNEL, type ReadinessDetail } from '../../devices/verdicts.js';
+import { READINESS, TUNNEL } from '../../devices/verdicts.js';
 import { cloudIdOf } from '../../booking/gate.js';
 import { composeMessage } from '../../cloud/device-message.js';
 
@@ -35,7 +34,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const published = registry.facet(READINESS_VALUES);
   // What the USB layer publishes: phones on a port that adb no longer lists (src/devices/off-source.ts).
   const offSource = registry.facet(OFF_SOURCE);
-  const offVerdictOf = (udid: string): Verdict | undefined => {
+  const offVerdictOf = (udid: string) => {
     const off = offSource.get(udid);
     return off && offAdbVerdict(off, baseline, reader.platformName);
   };
@@ -52,9 +51,8 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   };
   /** A phone of the report off adb, judged by why: its message is that cause and what to do. */
   const annotated = (info: DeviceInfo) => {
-    const off = offSource.get(info.udid);
-    const offVerdict = off && offAdbVerdict(off, baseline, reader.platformName);
-    if (!off || !offVerdict) {
+    const offVerdict = offVerdictOf(info.udid);
+    if (!offVerdict) {
       // Facts its source published with no inventory answering, judged before the composer folds the verdicts: the
       // report's Appium flag says what its words say, in the same report.
       const [record] = registry.byUdid(info.udid);
@@ -62,13 +60,13 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       return info;
     }
     say(info.udid, offVerdict, false);
-    return { ...info, ...composeMessage([offAdbMessage(off)]) };
+    return { ...info, ...composeMessage([offAdbMessage(offSource.get(info.udid)!)]) };
   };
   const changes = new Map<string, number>();
   const notReady = new Map<string, number>();
   let builds = 0;
   const facts = registry.facet(READINESS_FACTS);
-  const readingOf = (device: DeviceSnapshot): Reading | undefined => {
+  const readingOf = (device: DeviceSnapshot) => {
     // Selected by what the platform read, never by its name: the shell inventory's readiness sections, else the facts its source published.
     if (baseline.size === 0) return undefined;
     const read = reader.reading(registry, device.key);
@@ -78,16 +76,12 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   };
   /** A source may publish its facts with no inventory answering (an iPhone lockdown will not open a session for): judged as a reading. */
   const judgeSourced = (device: DeviceSnapshot) => {
-    const reading = baseline.size > 0 ? readingOf(device) : undefined;
+    const reading = readingOf(device);
     const udid = cloudIdOf(device.serial, device.udid);
     if (reading && udid !== undefined) say(udid, judge(reading, baseline, device.last?.brandName));
   };
   /** The verdict standing on a phone: its last reading's, past the readings that did not read it (the fast tier). */
-  const verdictOf = (udid: string | undefined): ReadinessDetail | undefined => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
-  const fingerprintOf = (device: DeviceSnapshot) => {
-    if (baseline.size === 0) return undefined;
-    return reader.fingerprint(registry, device.key);
-  };
+  const verdictOf = (udid: string | undefined) => (udid === undefined ? undefined : timeline.verdictBy(udid, READINESS)?.detail);
   const log = (device: DeviceSnapshot, event: DriftEvent) => {
     // Named by its udid, as the cloud knows it; adb's serial (an address over TCP) beside it.
     const name = `device ${device.udid ?? device.serial}`;
@@ -129,7 +123,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     },
     answered: (device) => {
       const reading = readingOf(device);
-      const fingerprint = fingerprintOf(device);
+      const fingerprint = baseline.size === 0 ? undefined : reader.fingerprint(registry, device.key);
       if (!reading && fingerprint === undefined) return;
       const maker = device.last?.brandName;
       const observed = { values: reading ? valuesOf(reading, baseline, maker) : {}, verdict: reading && judge(reading, baseline, maker), fingerprint };

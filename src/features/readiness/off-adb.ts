@@ -3,7 +3,6 @@
 // rather than gone. Pure.
 import type { OffSource } from '../../devices/off-source.js';
 import { CHECKS } from './checks.js';
-import type { Verdict } from './verdict.js';
 
 const USB_DEBUGGING = CHECKS.find((c) => c.id === 'usbDebugging')!;
 
@@ -14,7 +13,7 @@ const OFF_ADB_VALUE = 'off adb';
  * The verdict of a phone on a port and off adb: failing usbDebugging; undefined when the baseline leaves it out, for
  * another platform's phone, or when the kernel shows more than the port (`mode`): the USB layer's word stands then.
  */
-export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>, platformName: string): Verdict | undefined {
+export function offAdbVerdict(off: OffSource, baseline: ReadonlyMap<string, string | undefined>, platformName: string) {
   if (off.platformName !== platformName || off.mode !== undefined || !baseline.has(USB_DEBUGGING.id)) return undefined;
   return {
     ready: false,

@@ -3,7 +3,6 @@
 // refusing injected input or USB installs, cannot run it; nor an iPhone that does not trust the host, has Developer
 // Mode off (iOS 16+) or, from iOS 17, no developer disk image mounted. The other flags name cloud features the
 // contract does not define: they stay the host's. Pure.
-import { appiumOff, type Support } from '../../cloud/types.js';
 import type { Verdict } from './verdict.js';
 
 /** The checks whose failure disables Appium on the phone. */
@@ -12,9 +11,4 @@ const APPIUM_CHECKS: readonly string[] = ['usbDebugging', 'xiaomiInput', 'xiaomi
 /** Whether the verdict fails a check Appium needs. */
 export function failsAppium(verdict: Verdict | undefined) {
   return verdict !== undefined && verdict.failed.some((f) => APPIUM_CHECKS.includes(f.check.id));
-}
-
-/** The phone's flags: the host's (which no check turns back on), with `appiumDisabled` set when its verdict fails a check Appium needs. */
-export function supportOf(support: Support | undefined, verdict: Verdict | undefined) {
-  return failsAppium(verdict) ? appiumOff(support) : support;
 }

@@ -21,16 +21,14 @@ export interface Verdict {
 }
 
 /** Where a verdict counts: ready, not ready (a check failed), unread (none failed, one or more unread); undefined when no check of the baseline is the phone's. */
-export type VerdictState = 'ready' | 'not_ready' | 'unread';
-
-export function stateOf(verdict: ReadinessDetail): VerdictState | undefined {
+export function stateOf(verdict: ReadinessDetail) {
   if (verdict.failed.length > 0) return 'not_ready';
   if (verdict.unread.length > 0) return 'unread';
   return verdict.ready ? 'ready' : undefined;
 }
 
 /** The values of the baseline's checks (lab value or undefined for the default) that the reading answers, by name; `maker` for vendor checks. */
-export function valuesOf(reading: Reading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined): Record<string, string> {
+export function valuesOf(reading: Reading, baseline: ReadonlyMap<string, string | undefined>, maker: string | undefined) {
   const values: Record<string, string> = {};
   for (const check of CHECKS) {
     const value = baseline.has(check.id) ? valueOf(check, reading, maker) : undefined;
@@ -95,14 +93,7 @@ function named(ids: readonly string[]) {
  * "… and N more": doctor and `list --json`'s message name them all); undefined when no check is the phone's.
  */
 export function verdictCell(verdict: ReadinessDetail) {
-  switch (stateOf(verdict)) {
-    case 'not_ready':
-      return `not ready: ${named(verdict.failed.map((f) => f.check.id))}`;
-    case 'unread':
-      return `unread: ${named(verdict.unread)}`;
-    case 'ready':
-      return 'ready';
-    case undefined:
-      return undefined;
-  }
+  const state = stateOf(verdict);
+  if (state === 'not_ready') return `not ready: ${named(verdict.failed.map((f) => f.check.id))}`;
+  return state === 'unread' ? `unread: ${named(verdict.unread)}` : state;
 }

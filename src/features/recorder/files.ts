@@ -61,20 +61,17 @@ export class IncidentFiles extends StateFile<IncidentFile> {
     return name;
   }
 
-  /** The agent's incident files, oldest first. */
-  names() {
-    let all: string[];
-    try {
-      all = readdirSync(this.file);
-    } catch {
-      return [];
-    }
-    return all.filter((n) => idOfFileName(n) !== undefined).sort();
-  }
-
   /** Removes the oldest files past the bounds: per phone first, then in all. */
   prune() {
-    const names = this.names();
+    let names: string[];
+    try {
+      // The agent's incident files, oldest first.
+      names = readdirSync(this.file)
+        .filter((n) => idOfFileName(n) !== undefined)
+        .sort();
+    } catch {
+      names = [];
+    }
     const byPhone = new Map<string, string[]>();
     for (const n of names) {
       const id = idOfFileName(n)!;
@@ -95,7 +92,7 @@ export class IncidentFiles extends StateFile<IncidentFile> {
   }
 
   /** One phone's incidents, newest first: when, what kind and the file from each name, and with `read` the cause from each file. */
-  of(udid: string, read: boolean): Array<{ at: number; kind: IncidentKind; file: string; cause?: string }> {
+  of(udid: string, read: boolean) {
     const id = fileSafe(udid);
     return this.listed
       .flatMap((file) => {

@@ -50,12 +50,11 @@ export class Recorder implements IncidentLog {
   start() {
     this.started = true;
     this.files?.prune();
-    this.unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
+    const unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
     const heard = (fact: Fact) => this.heard(fact);
     this.ctx.registry.timeline.on('fact', heard);
-    const follow = this.unfollow;
     this.unfollow = () => {
-      follow?.();
+      unfollow?.();
       this.ctx.registry.timeline.off('fact', heard);
     };
   }
@@ -93,7 +92,7 @@ export class Recorder implements IncidentLog {
   }
 
   /** The phone a record is, as the recorder keys it (its udid once it said it). */
-  private refOf(key: string, serial: string, udid?: string): PhoneRef {
+  private refOf(key: string, serial: string, udid?: string) {
     const known = this.phones.get(key);
     const ref: PhoneRef = { serial, udid: udid ?? known?.udid };
     setBounded(this.phones, key, ref, MAX_PORTS);
@@ -138,7 +137,7 @@ export class Recorder implements IncidentLog {
   }
 
   /** The phone the cloud knows by this udid, by the serial of a record that gave it, else the udid. */
-  private refOfUdid(udid: string): PhoneRef {
+  private refOfUdid(udid: string) {
     return { udid, serial: this.ctx.registry.byUdid(udid)[0]?.serial ?? udid };
   }
 

@@ -41,16 +41,11 @@ export const FRESH: Readonly<ConnectEntry> = { failures: 0, nextAt: -Infinity };
  * An address's backoff after a connect's outcome. held (adb keeps a dead transport): asked again on the failure
  * backoff, not every base interval, and a base interval after the last try once adb stops listing the address.
  */
-export function afterConnect(entry: ConnectEntry, outcome: { ok: boolean; held?: boolean }, now: number, timing: ConnectTiming): ConnectEntry {
-  const held = outcome.ok && outcome.held === true;
-  if (held) {
-    const failures = entry.failures + 1;
-    return { failures, nextAt: now + connectBackoff(failures, timing), held, heldAt: now };
-  }
+export function afterConnect(entry: ConnectEntry, outcome: { ok: boolean; held?: boolean }, now: number, timing: ConnectTiming) {
   // Connected: asked again only if it drops, no sooner than the base interval (adb may list it offline a while yet).
-  if (outcome.ok) return { ...entry, failures: 0, nextAt: now + timing.connectBaseMs, held: false };
+  if (outcome.ok && !outcome.held) return { ...entry, failures: 0, nextAt: now + timing.connectBaseMs, held: false };
   const failures = entry.failures + 1;
-  return { ...entry, failures, nextAt: now + connectBackoff(failures, timing), held: false };
+  return { ...entry, failures, nextAt: now + connectBackoff(failures, timing), held: outcome.ok, ...(outcome.ok && { heldAt: now }) };
 }
 
 /** What recovery keeps of the configured addresses between looks: bounded by the settings' list. */

@@ -3,7 +3,6 @@ import { recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { TRANSPORT_CUT, type TransportCut } from '../../devices/transport-cut.js';
 import type { Start } from '../../actions/counted-starts.js';
-import type { ListedDevice } from './policy.js';
 
 /** A phone adb has listed offline since `since`, across recovery's reconnects. */
 export interface OfflineRun {
@@ -44,7 +43,7 @@ const IN_BETWEEN = new Set(['offline', 'connecting', 'authorizing']);
  * A phone's history as the policy reads it: every kick and cycle with the failure count then (the next action waits for
  * as many failures again), and the kicks and cycles apart with the offline run, for cooldowns and limits.
  */
-export function historyOf(kicks: readonly Start[], cycles: readonly Start[], offline?: OfflineRun): Pick<ListedDevice, 'kicks' | 'escalation'> {
+export function historyOf(kicks: readonly Start[], cycles: readonly Start[], offline?: OfflineRun) {
   if (kicks.length === 0 && cycles.length === 0 && !offline) return { kicks: [] };
   const times = (starts: readonly Start[]) => starts.map((t) => t.at);
   return {

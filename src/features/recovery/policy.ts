@@ -139,13 +139,22 @@ function noCycle(d: ListedDevice, place: HubPlace) {
 const inHour = (at: number, now: number) => at > now - HOUR_MS && at <= now;
 
 /** Recovery's power cycles of the phone's port within the hour. */
-const cyclesOf = (d: ListedDevice, now: number): readonly number[] => (d.escalation?.cycles ?? []).filter((at) => inHour(at, now));
+const cyclesOf = (d: ListedDevice, now: number) => (d.escalation?.cycles ?? []).filter((at) => inHour(at, now));
 
 /** Why no power cycle is offered for a phone recovery can do no more for. */
-const noCycleWay = (powerCycle: boolean): string =>
-  powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)';
+const noCycleWay = (powerCycle: boolean) => (powerCycle ? 'no hub port is set for it (hubPorts) to power-cycle' : 'power cycling is off (recovery.powerCycle)');
 
-const person = (d: ListedDevice, reason: string): RecoveryAction => ({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason });
+const person = (d: ListedDevice, reason: string) => ({ kind: 'needs-person' as const, serial: d.serial, key: d.key ?? d.serial, reason });
+
+const powerCycle = (d: ListedDevice, { hub, port }: HubPlace, reason: string): RecoveryAction => ({
+  kind: 'power-cycle',
+  serial: d.serial,
+  key: d.key ?? d.serial,
+  hub,
+  port,
+  reason,
+  usbPort: d.usb?.port,
+});
 
 /** The states adb counts as online (ConnectionStateIsOnline); `adb reconnect offline` drops every other. */
 const ONLINE_STATES = new Set(['device', 'bootloader', 'host', 'recovery', 'rescue', 'sideload']);
@@ -163,14 +172,14 @@ export class RecoveryPolicy {
   ) {}
 
   /** The disruptions a tick at `now` would ask the booking gate about, in its order (the budget is spent in that order). */
-  due(devices: readonly ListedDevice[], now: number, input: Omit<TickInput, 'cleared'> = {}): DueDisruption[] {
+  due(devices: readonly ListedDevice[], now: number, input: Omit<TickInput, 'cleared'> = {}) {
     const asked: DueDisruption[] = [];
     this.plan(this.connectsOf(input), devices, now, { ...input, cleared: new Map() }, asked);
     return asked;
   }
 
   /** Which actions to take now, with their connect-backoff intents; a disruption not cleared is left out and stays due. */
-  tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}): Array<RecoveryAction | BackoffIntent> {
+  tick(devices: readonly ListedDevice[], now: number, input: TickInput = {}) {
     const connects = this.connectsOf(input);
     const actions: Array<RecoveryAction | BackoffIntent> = this.plan(connects, devices, now, input, []);
     for (const [address, entry] of connects) {
@@ -180,11 +189,11 @@ export class RecoveryPolicy {
   }
 
   /** A copy of each configured address's backoff for one plan to move. */
-  private connectsOf(input: Pick<TickInput, 'connects'>): Map<string, ConnectEntry> {
+  private connectsOf(input: Pick<TickInput, 'connects'>) {
     return new Map(this.networkDevices.map((address) => [address, { ...(input.connects?.get(address) ?? FRESH) }]));
   }
 
-  private plan(connects: Map<string, ConnectEntry>, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]): RecoveryAction[] {
+  private plan(connects: Map<string, ConnectEntry>, devices: readonly ListedDevice[], now: number, input: TickInput, asked: DueDisruption[]) {
     const { cleared = 'all', portOff = new Set<string>(), lastOfflineReconnect = -Infinity } = input;
     // Asked last, only about a device an action is due for: what the gate let through.
     const mayDisturb: MayDisturb = (d, action) => {
@@ -306,14 +315,14 @@ export class RecoveryPolicy {
     const stop = noCycle(d, place);
     if (stop !== undefined) return person(d, stop);
     if (!mayDisturb(d, 'power-cycle')) return 'held';
-    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub: place.hub, port: place.port, reason, usbPort: d.usb?.port };
+    return powerCycle(d, place, reason);
   }
 
   /**
    * What an offline phone needs now: another reconnect, or once they failed its port power-cycled (if the gate lets it)
    * or a person, reconnects going on meanwhile (they cost nothing).
    */
-  private offlineStep(d: ListedDevice, now: number, reconnectDue: boolean, mayDisturb: MayDisturb): { action?: RecoveryAction; reconnect: boolean } {
+  private offlineStep(d: ListedDevice, now: number, reconnectDue: boolean, mayDisturb: MayDisturb) {
     const run = d.escalation?.offline;
     const { offlineCooldownMs, kickCooldownMs, powerCycle } = this.settings;
     // Offline because recovery just kicked it: the kick's cooldown first, not a reconnect at once.
@@ -352,7 +361,7 @@ export class RecoveryPolicy {
    * or controller the USB layer blames, are the hub's: its line at every look (said once), no cycles one by one. Any
    * other gets its port's power cycle when allowed, else a person.
    */
-  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: MayDisturb): RecoveryAction[] {
+  private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: MayDisturb) {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
     const byHub = new Map<string, typeof unseen>();
     for (const u of unseen) {
@@ -376,7 +385,7 @@ export class RecoveryPolicy {
         .join(', ')}): ${evidence ?? 'the hub, its power supply or its cable to the host, not these phones'}`;
       actions.push({ kind: 'hub-lost', hub, serials, reason });
       const note = `hub ${hub} lost its phones together (the kernel has none of them on a port): check the hub, its power supply and its cable; an adb kick cannot reach a phone the kernel does not see`;
-      for (const { d } of group) actions.push({ kind: 'needs-person', serial: d.serial, key: d.key ?? d.serial, reason: note, quiet: true });
+      for (const { d } of group) actions.push({ ...person(d, note), quiet: true });
     }
     return actions;
   }
@@ -394,8 +403,7 @@ export class RecoveryPolicy {
     if (now - (cycles.at(-1) ?? -Infinity) < this.settings.kickCooldownMs || !mayDisturb(d, 'power-cycle')) {
       return person(d, `${what}; its hub port is power-cycled when it may be`);
     }
-    const { hub, port } = d.hubPort;
-    return { kind: 'power-cycle', serial: d.serial, key: d.key ?? d.serial, hub, port, reason: what, usbPort: usb.port };
+    return powerCycle(d, d.hubPort, what);
   }
 }
 

@@ -14,7 +14,7 @@ import type { FeatureContext } from '../context.js';
 import { ChargePauses, portHeldOff } from '../charge/pauses.js';
 import { actionName, targetOf } from './action-names.js';
 import { BlockedPorts } from './blocked-ports.js';
-import { carryFailed, carryOut, type CarryContext, type RecoveryAdb } from './carry.js';
+import { carryFailed, carryOut, type RecoveryAdb } from './carry.js';
 import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
 import { Escalations, historyOf } from './escalations.js';
 import { noteAttention, noteHolds, type HoldVerdict } from './holds.js';
@@ -68,7 +68,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   const hubsSaid = new SaidOnce(now);
   const failing = new SaidOnce(now);
   /** What carrying out reads: the USB layer's word only once every feature is built (the layer offers it). */
-  const carrying = (): CarryContext => ({ ...ctx, adb, portPower, connects, failing, notes, blocked, usb: ctx.shared.get(USB_EVIDENCE) });
+  const carrying = () => ({ ...ctx, adb, portPower, connects, failing, notes, blocked, usb: ctx.shared.get(USB_EVIDENCE) });
 
   /** The USB layer's word on a phone on USB (not a network phone's), by its USB serials: its adb serial and its udid. */
   const usbOf = (d: DeviceSnapshot, udid: string | undefined) => {
@@ -79,7 +79,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   };
 
   /** The runner's intent for an action: the offline reconnect counted for its cooldown, a kick or cycle with the failure count. */
-  const intentOf = (action: RecoveryAction): RecoveryIntent => {
+  const intentOf = (action: RecoveryAction) => {
     const count = { key: RECOVERY_ACTIONS, labels: [actionName(action.kind)] };
     if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: r.offlineCooldownSeconds * 1000 } };
     const target = `${action.kind} ${targetOf(action)}`;
@@ -152,8 +152,8 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
         if (free) cleared.set(key, (cleared.get(key) ?? new Set<Disruption>()).add(action));
       }
       /** The trust rule applied to the plan (actions/trust.ts): the action as it may be taken, each refusal handed to the runner. */
-      const trusted = (action: RecoveryAction): RecoveryAction | undefined => {
-        const refuse = (serial: string, name: string, why: string): void =>
+      const trusted = (action: RecoveryAction) => {
+        const refuse = (serial: string, name: string, why: string) =>
           look.refuse({
             key: recordKey(adb.platform, serial),
             action: name,

@@ -19,18 +19,20 @@ export function isOn(value: string | undefined) {
 /** The cap that value sets, per Samsung's own wording. */
 export const CAP_PERCENT = 85;
 
-export interface ProtectionSettings {
+export const POLICY = {
   /** The setting is read again this long after the last read: an update or a person can turn it off. */
-  recheckMs: number;
+  recheckMs: 10 * 60_000,
   /** A read that failed is tried again after this. */
-  retryMs: number;
+  retryMs: 60_000,
   /** At most one write per phone within this. */
-  cooldownMs: number;
+  cooldownMs: 60 * 60_000,
   /** Charging at or above this (%) with protection on is past the cap... */
-  overPercent: number;
+  overPercent: 90,
   /** ...and for longer than this, not honoured. */
-  overMs: number;
-}
+  overMs: 30 * 60_000,
+};
+
+export type ProtectionSettings = typeof POLICY;
 
 export interface ProtectionLook {
   /** Monotonic ms. */

@@ -7,7 +7,7 @@ import type { PhoneControl } from '../../devices/control.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { limited } from '../../log/limited.js';
 import type { FeatureContext } from '../context.js';
-import { afterLook, afterRead, afterWrite, asNotSamsung, decideProtection, notHonoured, PROTECT_ON, type ProtectionSettings } from './policy.js';
+import { afterLook, afterRead, afterWrite, asNotSamsung, decideProtection, notHonoured, POLICY, PROTECT_ON } from './policy.js';
 import { PROTECTION, type ProtectionEntry } from './state.js';
 import { counterKey } from '../../stats/counter.js';
 
@@ -33,8 +33,6 @@ export interface GlobalSettings extends PhoneControl {
 
 /** What protect_battery can read: unset, or a mode's number. */
 const VALUE = /^(null|\d{1,9})$/;
-
-const POLICY: ProtectionSettings = { recheckMs: 10 * 60_000, retryMs: 60_000, cooldownMs: 60 * 60_000, overPercent: 90, overMs: 30 * 60_000 };
 
 const KEY = 'protect_battery';
 
@@ -148,7 +146,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
     else if (value !== undefined && value !== before?.value) logger.info({ serial: r.serial, udid: r.udid, value }, `device ${r.udid}: ${KEY} reads ${value}`);
   };
 
-  const write = async (r: DeviceSnapshot): Promise<string> => {
+  const write = async (r: DeviceSnapshot) => {
     const { value: was, state: prior } = facet.get(r.key) ?? { state: 'pending' };
     // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
     const output = await phones.putGlobal(r.serial, KEY, PROTECT_ON).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));

@@ -48,7 +48,7 @@ export function past(value: number, rule: Pick<ForecastRule, 'limit' | 'directio
   return rule.direction === 'down' ? value < rule.limit : value > rule.limit;
 }
 
-export function forecast(samples: readonly Sample[], rule: ForecastRule, today: number): Forecast | undefined {
+export function forecast(samples: readonly Sample[], rule: ForecastRule, today: number) {
   const inWindow = samples.filter((s) => s.day <= today && s.day > today - WINDOW_DAYS && Number.isFinite(s.value)).sort((a, b) => a.day - b.day);
   const last = inWindow.at(-1);
   if (!last) return undefined;

@@ -1,7 +1,6 @@
 // A phone's wear history: one sample a day, the day's last reading of each
 // figure, and the minutes its battery spent held full and warm that day.
 // Pure. Bounded: the days a forecast reads and a week more, KEPT_DAYS samples at most.
-import type { Sample } from './forecast.js';
 
 /** The figures a day's sample holds; each only where the phone told it. */
 export interface Figures {
@@ -41,16 +40,13 @@ export function withExposure(history: History, day: number, minutes: number) {
 function upsert(history: History, day: number, change: (s: DaySample) => DaySample) {
   const kept = history.filter((s) => s.day > day - KEPT_DAYS);
   const at = kept.findIndex((s) => s.day === day);
-  if (at >= 0) {
-    kept[at] = change(kept[at]!);
-    return capped(kept, day);
+  if (at >= 0) kept[at] = change(kept[at]!);
+  else {
+    // A day before the newest (the host's clock stepped back) is kept in order all the same.
+    kept.push(change({ day }));
+    kept.sort((a, b) => a.day - b.day);
   }
-  // A day before the newest (the host's clock stepped back) is kept in order all the same.
-  const out = [...kept, change({ day })];
-  return capped(
-    out.sort((a, b) => a.day - b.day),
-    day,
-  );
+  return capped(kept, day);
 }
 
 /** At most KEPT_DAYS samples, in order: days a clock that stepped back and forth left ahead of `day` go, the farthest from it first. */
@@ -61,7 +57,7 @@ function capped(history: DaySample[], day: number) {
 }
 
 /** One figure's samples, for the forecast. */
-export function series(history: History, figure: keyof Figures): Sample[] {
+export function series(history: History, figure: keyof Figures) {
   return history.flatMap((s) => (s[figure] === undefined ? [] : [{ day: s.day, value: s[figure] }]));
 }
 
@@ -73,15 +69,11 @@ export function warmFullHours(history: History, today: number, days = 7) {
 
 /** The latest sample's figure, where some day told it. */
 export function latest(history: History, figure: keyof Figures) {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const v = history[i]![figure];
-    if (v !== undefined) return v;
-  }
-  return undefined;
+  return history.findLast((s) => s[figure] !== undefined)?.[figure];
 }
 
 /** A history read back from the state file: days and figures of the right types only, in order, bounded. */
-export function historyFrom(value: unknown): DaySample[] | undefined {
+export function historyFrom(value: unknown) {
   if (!Array.isArray(value)) return undefined;
   const out: DaySample[] = [];
   for (const item of value.slice(-KEPT_DAYS)) {

@@ -28,7 +28,7 @@ export interface Now {
 }
 
 /** Every finding of a phone, soonest first. */
-export function judgeWear(history: History, now: Now, s: WearSettings, today: number): Finding[] {
+export function judgeWear(history: History, now: Now, s: WearSettings, today: number) {
   const out: Finding[] = [];
   const add = (f: Finding | undefined) => f && out.push(f);
   if (s.batteryMinHealthPercent > 0) {
@@ -72,7 +72,7 @@ export function judgeWear(history: History, now: Now, s: WearSettings, today: nu
   return out.sort((a, b) => a.days - b.days);
 }
 
-function finding(reason: Reason, f: Forecast | undefined, message: (f: Forecast) => string): Finding | undefined {
+function finding(reason: Reason, f: Forecast | undefined, message: (f: Forecast) => string) {
   return f === undefined ? undefined : { reason, days: f.days, message: message(f) };
 }
 

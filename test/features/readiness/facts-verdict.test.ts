@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parseReadinessChecks, READINESS_CHECK_NAMES, readinessSettings } from '../../../src/features/readiness/settings.js';
 import type { FactsReading } from '../../../src/features/readiness/checks.js';
 import { inRange } from '../../../src/devices/readiness-grammar.js';
-import { supportOf } from '../../../src/features/readiness/support.js';
+import { failsAppium } from '../../../src/features/readiness/support.js';
+import { appiumOff } from '../../../src/cloud/types.js';
 import { judge, verdictCell, verdictMessage } from '../../../src/features/readiness/verdict.js';
 import { withNotes } from '../../../src/cloud/device-message.js';
 import { notPairedDeviceInfo } from '../../../src/platforms/ios/inventory.js';
@@ -56,7 +57,7 @@ describe('readiness on published facts', () => {
     expect(verdictMessage(off)).toContain(
       'the developer disk image is off (mobile_image_mounter LookupImage), expected on: mount the personalized developer disk image: `ios image auto`',
     );
-    expect(supportOf(undefined, off)).toMatchObject({ appiumDisabled: true });
+    expect(failsAppium(off)).toBe(true);
     expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '26.1', passcode: 'true' }), DEFAULT, 'Apple').unread).toEqual(['developerImage']);
     expect(judge(facts({ paired: 'true', developerMode: 'true', osVersion: '16.7.2', passcode: 'true' }), DEFAULT, 'Apple')).toEqual({
       ready: true,
@@ -68,12 +69,12 @@ describe('readiness on published facts', () => {
   it('not paired: not ready, and Appium is disabled on it, as with Developer Mode off', () => {
     const verdict = judge(facts({ paired: 'false' }), DEFAULT, undefined);
     expect(verdict.failed.map((f) => f.check.id)).toEqual(['paired']);
-    expect(supportOf({ appiumDisabled: false } as never, verdict)).toMatchObject({ appiumDisabled: true });
+    expect(failsAppium(verdict)).toBe(true);
     const devOff = judge(facts({ paired: 'true', developerMode: 'false' }), DEFAULT, undefined);
-    expect(supportOf({ appiumDisabled: false } as never, devOff)).toMatchObject({ appiumDisabled: true });
+    expect(failsAppium(devOff)).toBe(true);
     // A source that gives no flags (lockdown's inventory) gets this one, which the report ORs with the host's.
-    expect(supportOf(undefined, devOff)).toMatchObject({ appiumDisabled: true, setTimeZoneDisabled: false });
-    expect(supportOf(undefined, judge(facts({ paired: 'true', developerMode: 'true' }), DEFAULT, undefined))).toBeUndefined();
+    expect(appiumOff(undefined)).toMatchObject({ appiumDisabled: true, setTimeZoneDisabled: false });
+    expect(failsAppium(judge(facts({ paired: 'true', developerMode: 'true' }), DEFAULT, undefined))).toBe(false);
   });
 
   it("not paired: the device's message says the pairing fix once (the source's own words), the log line and doctor still give it", () => {

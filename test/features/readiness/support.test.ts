@@ -4,7 +4,7 @@ import { parseReadinessChecks } from '../../../src/features/readiness/settings.j
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { featureContext } from '../../support/feature-bed.js';
-import { supportOf } from '../../../src/features/readiness/support.js';
+import { failsAppium } from '../../../src/features/readiness/support.js';
 import { annotateAll } from '../../../src/devices/feature.js';
 import { READINESS } from '../../../src/devices/verdicts.js';
 import { judge } from '../../../src/features/readiness/verdict.js';
@@ -36,14 +36,14 @@ function reading(text: string): ReadinessReading {
 
 const mi9t = (props: Record<string, string>): string => readinessSection({ lists: { global: { text: fixture('miui12-mi9t-global.txt') } }, props });
 
-describe('supportOf: the flags a phone’s verdict decides', () => {
+describe('failsAppium: the flag a phone’s verdict decides', () => {
   it('a Xiaomi refusing injected input or installs over USB has Appium disabled; the other flags stay the host’s', () => {
     for (const props of [
       { 'persist.security.adbinput': '0', 'persist.security.adbinstall': '1' },
       { 'persist.security.adbinput': '1', 'persist.security.adbinstall': '0' },
     ]) {
       const verdict = judge(reading(mi9t(props)), BASELINE, 'Xiaomi');
-      expect(supportOf(HOST, verdict)).toEqual({ ...HOST, appiumDisabled: true });
+      expect(failsAppium(verdict)).toBe(true);
     }
   });
 
@@ -51,19 +51,19 @@ describe('supportOf: the flags a phone’s verdict decides', () => {
     // The Galaxy A5: stay awake off, USB debugging on, no verify apps over USB row (its reader's default, 1: on).
     const a5 = judge(reading(readinessSection({ lists: { global: { text: fixture('lineage18-sm-a520f-global.txt') } } })), BASELINE, 'samsung');
     expect(a5.failed.map((f) => f.check.id)).toEqual(['stayAwake', 'verifyAdbInstalls']);
-    expect(supportOf(HOST, a5)).toEqual(HOST);
+    expect(failsAppium(a5)).toBe(false);
     // The Mi 9T with both toggles on: its stay awake is off, nothing Appium needs.
     const toggles = judge(reading(mi9t({ 'persist.security.adbinput': '1', 'persist.security.adbinstall': '1' })), BASELINE, 'Xiaomi');
     expect(toggles.failed.map((f) => f.check.id)).toEqual(['stayAwake']);
-    expect(supportOf(HOST, toggles)).toEqual(HOST);
+    expect(failsAppium(toggles)).toBe(false);
     const ready = judge(
       reading(mi9t({ 'persist.security.adbinput': '1', 'persist.security.adbinstall': '1' })),
       parseReadinessChecks(['usbDebugging']),
       'Xiaomi',
     );
     expect(ready.ready).toBe(true);
-    expect(supportOf(HOST, ready)).toEqual(HOST);
-    expect(supportOf(HOST, undefined)).toEqual(HOST);
+    expect(failsAppium(ready)).toBe(false);
+    expect(failsAppium(undefined)).toBe(false);
   });
 
   it('a flag the lab sets on the host stays set on every phone: decorate adds the phone’s own, never clears the host’s', () => {
