@@ -6,7 +6,7 @@ import { daySummary, doctorItems } from '../../../src/features/availability/view
 const DAY = Date.UTC(2026, 0, 5);
 
 /** Three phones on one hub's ports for two hours: A and C in service throughout, B out for its own trouble from the first hour on. */
-function lab(): InServiceClock {
+function lab(outAt = HOUR_MS): InServiceClock {
   const c = new InServiceClock((mono) => DAY + mono);
   for (const [udid, port] of [
     ['A', '1-1.1'],
@@ -14,7 +14,7 @@ function lab(): InServiceClock {
     ['C', '1-1.3'],
   ] as const)
     c.observe(udid, `serial-${udid}`, { state: 'in_service' }, 0, { port });
-  c.observe('B', 'serial-B', { state: 'needs_person', layer: 'phone' }, HOUR_MS, { port: '1-1.2' });
+  c.observe('B', 'serial-B', { state: 'needs_person', layer: 'phone' }, outAt, { port: '1-1.2' });
   c.confirm('A', 2 * HOUR_MS);
   c.confirm('C', 2 * HOUR_MS);
   c.creditAll(2 * HOUR_MS);
@@ -37,5 +37,13 @@ describe("the in-service clock's doctor lines and day's line", () => {
       'in service on 2026-01-05: 83.3% of the time of 3 phones; out of service: phone 16.7%; least in service: serial-B 50.0% (phone); ports out more than their hub: 1-1.2 50.0%',
     );
     expect(daySummary(c, DAY - 24 * HOUR_MS, DAY)).toBeUndefined();
+  });
+
+  it('name a port 10 points or more below the mean of the others on its hub, not one 8 points below', () => {
+    const ports = (outAt: number) => doctorItems(lab(outAt), DAY + 2 * HOUR_MS, 2 * HOUR_MS, 0.5).at(-1)!.finding;
+    // B's port in service 85% of the two hours, its neighbours 100%: 15 points below.
+    expect(ports(1.7 * HOUR_MS)).toBe('port whose phones are out more than the others on their hub: 1-1.2 85.0% (hub 1-1 100.0%)');
+    // 92%: 8 points below, within what a hub's ports differ by.
+    expect(ports(1.84 * HOUR_MS)).not.toMatch(/^port whose phones/);
   });
 });
