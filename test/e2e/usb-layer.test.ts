@@ -346,7 +346,11 @@ describe('the USB layer in the daemon', () => {
       );
       const offAt = Date.now();
       mux.unplug(iphone);
-      const off = await cloud.waitForPut((r) => r.receivedAt > offAt && reported(iphone.udid, (d) => d.status === 'UNAVAILABLE')(r), 30_000);
+      // A report may first catch a reading the unplug cut ("not-answering", UNAVAILABLE too); the USB layer's word follows.
+      const off = await cloud.waitForPut(
+        (r) => r.receivedAt > offAt && reported(iphone.udid, (d) => d.status === 'UNAVAILABLE' && d.state === 'no device')(r),
+        30_000,
+      );
       const device = devicesOf(off).find((d) => d.udid === iphone.udid)!;
       expect(device).toMatchObject({ state: 'no device', isIos: true });
       expect(device.message).toContain(
