@@ -305,12 +305,6 @@ afterAll(async () => {
 }, 60_000);
 
 /**
- * A phone's true life from `from` to `to` (wall ms), from the samples: its seconds in service, and out by layer. An
- * out second the cloud's word alone keeps out ('carry') is blamed on what took it out last, or on the cloud when
- * the last report since did not reach it, and on the phone before anything did (its first report), as the
- * virtual-time bed's truth (test/features/availability/life.ts).
- */
-/**
  * How far a control phone's share may be from the truth, over a window of `seconds`: 1 point, and for each adb
  * restart (each takes it out of service briefly) its two edges as each side sees them, 0.25 s apart at most: the
  * agent looks as its adb connection ends and comes back, the soak samples every 250 ms.
@@ -326,11 +320,18 @@ function lastWord(puts: readonly RecordedRequest[], at: number): RecordedRequest
   return word;
 }
 
+/**
+ * A phone's true life from `from` to `to` (wall ms), from the samples: its seconds in service, and out by layer. A
+ * phone back here (in service, or out only for the cloud's word: 'carry') is out for the cloud while the last report
+ * the cloud decided on did not reach it, whenever that report went out: nobody books a phone through a cloud that
+ * does not hear the host (docs/operations/availability.md, as the agent counts it and the virtual-time bed's truth
+ * in test/features/availability/life.ts). Otherwise a 'carry' second is blamed on what took it out last, and on the
+ * phone before anything did (its first report).
+ */
 function lifeOf(serial: string, from: number, to: number): { in: number; out: Map<string, number> } {
   let seconds = 0;
   const out = new Map<string, number>();
   let cause = 'phone';
-  let causeEnded = -Infinity;
   const puts = cloud.putRequests();
   for (let i = 0; i < life.length; i++) {
     const at = life[i]!.at;
@@ -339,17 +340,11 @@ function lifeOf(serial: string, from: number, to: number): { in: number; out: Ma
     // The cloud does not hear the host: the last report it decided on was not taken (a 503, a 429, a 422, a reset), until
     // one is. A report in flight changes nothing until the cloud decides (a slow cloud's, stored when it answers); one
     // never answered failed from when it was sent, as the agent counts it.
-    if (now === 'in') {
+    if (now === 'in' || now === 'carry') {
       const word = lastWord(puts, at);
       if (word && !took(word)) now = 'cloud';
-    }
-    if (now !== 'in' && now !== 'carry') {
-      cause = now;
-      causeEnded = life[i + 1]?.at ?? at;
-    } else if (now === 'carry') {
-      const word = lastWord(puts, at);
-      now = word && word.receivedAt >= causeEnded && !took(word) ? 'cloud' : cause;
-    }
+      else if (now === 'carry') now = cause;
+    } else cause = now;
     const start = Math.max(from, at);
     const end = Math.min(to, life[i + 1]?.at ?? to);
     if (!(end > start)) continue;
