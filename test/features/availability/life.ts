@@ -73,7 +73,9 @@ export class FakeUsb implements UsbEvidence {
 
   follow(listener: (line: { port?: string; hub?: string; text: string; at: number }) => void): () => void {
     this.lines.push(listener);
-    return () => undefined;
+    return () => {
+      if (this.lines.includes(listener)) this.lines.splice(this.lines.indexOf(listener), 1);
+    };
   }
 }
 

@@ -148,6 +148,14 @@ describe('the flight recorder on the report bed', () => {
     await life.bed.advance(30_000, 1_000);
     expect(files(life)).toHaveLength(1);
   }, 30_000);
+  it("stops hearing the kernel's lines when the daemon stops, as the in-service clock does: a daemon started again is not heard twice", async () => {
+    life = lifeBed({ phones: 2, seed: 13 });
+    await life.boot();
+    await life.bed.advance(2_000, 1_000);
+    expect(life.usb.lines).toHaveLength(2);
+    await life.bed.stopDaemon();
+    expect(life.usb.lines).toHaveLength(0);
+  }, 30_000);
   it('never files a kernel line under a phone whose port only a serial names: a gadget elsewhere may print it', async () => {
     life = lifeBed({ phones: 2, seed: 13, set: { 'recovery.maxKicksPerHour': 1 } });
     // adb gives LIFE01 no usb path; a gadget on port 1-9 gives its serial, as the layer's sysfs read would find it.
