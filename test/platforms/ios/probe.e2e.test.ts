@@ -6,7 +6,7 @@ import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { iosDeviceInfo } from '../../../src/platforms/ios/inventory.js';
 import { probeIphone } from '../../../src/platforms/ios/probe.js';
 import { pairedFacts } from '../../../src/platforms/ios/readiness.js';
-import { listDevices, MuxListener, type MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';
+import { connectDevice, listDevices, MuxListener, type MuxDevice } from '../../../src/platforms/ios/usbmuxd-client.js';
 import { SimUsbmuxd, type SimPhone } from '../../sim-ios/usbmuxd.js';
 
 /** usbmuxd's entry of a phone: its LocationID as the simulated usbmuxd gives it (a macOS-like one unless the test sets one). */
@@ -89,9 +89,18 @@ describe('probeIphone against the simulated usbmuxd', () => {
     });
   }
 
-  it('a phone unplugged before the probe is silent, not a crash', async () => {
+  it('a phone unplugged before the probe is silent, not a crash, saying what usbmuxd answered', async () => {
     const r = await probeIphone(address, { deviceId: 9999, udid: 'GONE' }, 500);
-    expect(r.kind).toBe('silent');
+    expect(r).toEqual({ kind: 'silent', detail: 'usbmuxd refused Connect (result 2: bad device)' });
+  });
+
+  it("a port the phone does not serve: usbmuxd's refusal named with its result", async () => {
+    const phone = sim.plug({ profile: 'iphone-13-ios16', udid: 'NO-SUCH-PORT-1' });
+    try {
+      await expect(connectDevice(address, phone.deviceId, 1, 500)).rejects.toThrow(/^usbmuxd refused Connect \(result 3: connection refused\)$/);
+    } finally {
+      sim.unplug(phone);
+    }
   });
 
   it('no usbmuxd at all: silent within the deadline', async () => {
