@@ -37,7 +37,7 @@ export interface CloudClientOptions {
   secureContext?: SecureContext;
 }
 
-interface PutOptions {
+export interface PutOptions {
   signal?: AbortSignal;
   /** Epoch ms by which the attempt ends (the next scheduled report), a few seconds granted at least. */
   deadline?: number;
