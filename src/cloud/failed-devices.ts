@@ -78,7 +78,7 @@ export class FailedDevicePolicy {
   }
 
   /** Snapshot for status and metrics, oldest failure first. */
-  current(): FailedDeviceState[] {
+  current() {
     return [...this.entries.values()]
       .map(({ udid, message, since, attempts, nextRetryAt }) => ({ udid, message, since, attempts, nextRetryAt }))
       .sort((a, b) => a.since - b.since || compareStrings(a.udid, b.udid));
