@@ -43,17 +43,7 @@ export interface PutOptions {
   deadline?: number;
 }
 
-export interface CredentialCheck {
-  /** Status of GET /devices (200 when the credentials work). */
-  status: number;
-  /** The cloud's Date header as epoch ms, when sent. */
-  serverDate: number | undefined;
-  /** serverDate minus the local clock at the middle of the request; HTTP dates have 1 s resolution. */
-  clockSkewMs: number | undefined;
-  roundTripMs: number;
-  /** Number of private devices the account sees. */
-  privateDevices: number | undefined;
-}
+export type CredentialCheck = Awaited<ReturnType<CloudClient['checkCredentials']>>;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MIN_ATTEMPT_MS = 5_000;
@@ -105,7 +95,7 @@ export class CloudClient {
   }
 
   /** One GET /devices for the doctor: resolves with the cloud's clock when the credentials are accepted. */
-  async checkCredentials(opts: { signal?: AbortSignal } = {}): Promise<CredentialCheck> {
+  async checkCredentials(opts: { signal?: AbortSignal } = {}) {
     const operation = 'GET /devices';
     const started = systemClock.wall();
     const res = await this.attempt(operation, 'GET', '/devices', { signal: opts.signal });
@@ -115,6 +105,8 @@ export class CloudClient {
     const date = Date.parse(res.headers.date ?? '');
     const serverDate = Number.isNaN(date) ? undefined : date;
     const list = parsed.value.privateDevices;
+    // Status 200 when the credentials work; the cloud's Date header as epoch ms; the skew: serverDate minus the local
+    // clock at the middle of the request (HTTP dates have 1 s resolution); the private devices the account sees.
     return {
       status: res.status,
       serverDate,
