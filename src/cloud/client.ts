@@ -201,17 +201,12 @@ export class CloudClient {
       case 'auth':
         throw new CloudAuthError(operation, answer.status);
       case 'transient': {
+        const { status, statusMessage } = answer;
         const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), systemClock.wall());
-        const text = res.statusMessage ? ` ${res.statusMessage}` : '';
-        const gateway = gatewayOf(answer.status, firstHeader(res.headers.server), answer.body);
-        if (gateway !== undefined) {
-          throw new CloudUnavailableError(operation, gatewayReason(answer.status, res.statusMessage, gateway), {
-            status: answer.status,
-            retryAfterMs,
-            way: `HTTP ${answer.status} from a gateway`,
-          });
-        }
-        throw new CloudUnavailableError(operation, `HTTP ${answer.status}${text}`, { status: answer.status, retryAfterMs });
+        const gateway = gatewayOf(status, firstHeader(res.headers.server), answer.body);
+        throw gateway === undefined
+          ? new CloudUnavailableError(operation, `HTTP ${status}${statusMessage ? ` ${statusMessage}` : ''}`, { status, retryAfterMs })
+          : new CloudUnavailableError(operation, gatewayReason(status, statusMessage, gateway), { status, retryAfterMs, way: `HTTP ${status} from a gateway` });
       }
       case 'rejected':
         throw new CloudRejectedError(operation, answer.status, answer.body);
