@@ -34,7 +34,7 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
       deadline: Date.now() + settings.requestTimeoutSeconds * 2000,
     };
     if (dryRun) {
-      stdout.write(JSON.stringify(await parts.reporter.compose(plan), null, 2) + '\n');
+      stdout.write(JSON.stringify((await parts.reporter.compose(plan)).body, null, 2) + '\n');
       return EXIT.ok;
     }
     const outcome = await parts.reporter.send(plan);

@@ -3,18 +3,14 @@
 
 import type { FailedDevice, ReportAnswer } from './types.js';
 
-type StatusClass =
-  | 'success'
-  | 'redirect'
-  | 'auth' // 401, 403: never retried
-  | 'transient' // 408, 429, 5xx: retried
-  | 'rejected'; // other 4xx (and anything unexpected): not retried
-
-export function classifyStatus(status: number): StatusClass {
+export function classifyStatus(status: number) {
   if (status >= 200 && status < 300) return 'success';
   if (status >= 300 && status < 400) return 'redirect';
+  // Never retried.
   if (status === 401 || status === 403) return 'auth';
+  // Retried.
   if (status === 408 || status === 429 || status >= 500) return 'transient';
+  // Other 4xx (and anything unexpected): not retried.
   return 'rejected';
 }
 

@@ -1,15 +1,10 @@
 // The cloud's word on whether a device is booked: GET /devices/{deviceId}/status through the one cloud client, under a
 // deadline of its own. Anything but a clear boolean isBooked is unknown, never "not booked": the device is left alone.
 
-import type { BookingStatus } from './types.js';
+import type { CloudClient } from './client.js';
 
 /** The cloud's word on one device: booked or not, or why it could not say. */
 export type BookingAnswer = { booked: boolean } | { unknown: string };
-
-/** What the status client needs of the cloud client. */
-interface StatusReader {
-  getDeviceStatus(deviceId: string, opts: { signal?: AbortSignal; deadline?: number }): Promise<BookingStatus | undefined>;
-}
 
 /** Asks the cloud whether a device is booked. */
 export interface BookingStatusSource {
@@ -18,17 +13,15 @@ export interface BookingStatusSource {
 
 export class BookingStatusClient implements BookingStatusSource {
   constructor(
-    private readonly cloud: StatusReader,
+    private readonly cloud: Pick<CloudClient, 'getDeviceStatus'>,
     /** The whole question, retries included, ends by this. */
     private readonly timeoutMs: number,
-    /** Wall clock (ms), for the retry deadline. */
-    private readonly wallNow: () => number = Date.now,
   ) {}
 
   async ask(deviceId: string): Promise<BookingAnswer> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      const status = await this.cloud.getDeviceStatus(deviceId, { signal, deadline: this.wallNow() + this.timeoutMs });
+      const status = await this.cloud.getDeviceStatus(deviceId, { signal, deadline: Date.now() + this.timeoutMs });
       if (status === undefined) return { unknown: 'the cloud does not know the device' };
       const booked = (status as { isBooked?: unknown }).isBooked;
       if (typeof booked !== 'boolean') return { unknown: 'the cloud answered without a boolean isBooked' };

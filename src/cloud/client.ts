@@ -37,23 +37,13 @@ export interface CloudClientOptions {
   secureContext?: SecureContext;
 }
 
-interface PutOptions {
+export interface PutOptions {
   signal?: AbortSignal;
   /** Epoch ms by which the attempt ends (the next scheduled report), a few seconds granted at least. */
   deadline?: number;
 }
 
-export interface CredentialCheck {
-  /** Status of GET /devices (200 when the credentials work). */
-  status: number;
-  /** The cloud's Date header as epoch ms, when sent. */
-  serverDate: number | undefined;
-  /** serverDate minus the local clock at the middle of the request; HTTP dates have 1 s resolution. */
-  clockSkewMs: number | undefined;
-  roundTripMs: number;
-  /** Number of private devices the account sees. */
-  privateDevices: number | undefined;
-}
+export type CredentialCheck = Awaited<ReturnType<CloudClient['checkCredentials']>>;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MIN_ATTEMPT_MS = 5_000;
@@ -105,7 +95,7 @@ export class CloudClient {
   }
 
   /** One GET /devices for the doctor: resolves with the cloud's clock when the credentials are accepted. */
-  async checkCredentials(opts: { signal?: AbortSignal } = {}): Promise<CredentialCheck> {
+  async checkCredentials(opts: { signal?: AbortSignal } = {}) {
     const operation = 'GET /devices';
     const started = systemClock.wall();
     const res = await this.attempt(operation, 'GET', '/devices', { signal: opts.signal });
@@ -115,6 +105,8 @@ export class CloudClient {
     const date = Date.parse(res.headers.date ?? '');
     const serverDate = Number.isNaN(date) ? undefined : date;
     const list = parsed.value.privateDevices;
+    // Status 200 when the credentials work; the cloud's Date header as epoch ms; the skew: serverDate minus the local
+    // clock at the middle of the request (HTTP dates have 1 s resolution); the private devices the account sees.
     return {
       status: res.status,
       serverDate,
@@ -209,17 +201,12 @@ export class CloudClient {
       case 'auth':
         throw new CloudAuthError(operation, answer.status);
       case 'transient': {
+        const { status, statusMessage } = answer;
         const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), systemClock.wall());
-        const text = res.statusMessage ? ` ${res.statusMessage}` : '';
-        const gateway = gatewayOf(answer.status, firstHeader(res.headers.server), answer.body);
-        if (gateway !== undefined) {
-          throw new CloudUnavailableError(operation, gatewayReason(answer.status, res.statusMessage, gateway), {
-            status: answer.status,
-            retryAfterMs,
-            way: `HTTP ${answer.status} from a gateway`,
-          });
-        }
-        throw new CloudUnavailableError(operation, `HTTP ${answer.status}${text}`, { status: answer.status, retryAfterMs });
+        const gateway = gatewayOf(status, firstHeader(res.headers.server), answer.body);
+        throw gateway === undefined
+          ? new CloudUnavailableError(operation, `HTTP ${status}${statusMessage ? ` ${statusMessage}` : ''}`, { status, retryAfterMs })
+          : new CloudUnavailableError(operation, gatewayReason(status, statusMessage, gateway), { status, retryAfterMs, way: `HTTP ${status} from a gateway` });
       }
       case 'rejected':
         throw new CloudRejectedError(operation, answer.status, answer.body);

@@ -19,12 +19,7 @@ interface FailedDeviceState {
   nextRetryAt: number;
 }
 
-export interface RecordResult {
-  /** (udid, message) pairs not seen before for a failing device: log these once at warn level. */
-  newlyFailed: FailedDevice[];
-  /** Devices that failed before and were accepted now. */
-  recovered: string[];
-}
+export type RecordResult = ReturnType<FailedDevicePolicy['record']>;
 
 export class FailedDevicePolicy {
   /**
@@ -36,7 +31,8 @@ export class FailedDevicePolicy {
   constructor(private readonly retry = RETRY) {}
 
   /** Records the answer to a delivered report that carried `sentUdids`. */
-  record(sentUdids: readonly string[], failed: readonly FailedDevice[], now: number): RecordResult {
+  record(sentUdids: readonly string[], failed: readonly FailedDevice[], now: number) {
+    /** (udid, message) pairs not seen before for a failing device: log these once at warn level. */
     const newlyFailed: FailedDevice[] = [];
     const failedNow = new Set<string>();
     for (const f of failed) {
@@ -56,6 +52,7 @@ export class FailedDevicePolicy {
       entry.attempts += 1;
       entry.nextRetryAt = now + this.backoff(entry.attempts);
     }
+    /** Devices that failed before and were accepted now. */
     const recovered: string[] = [];
     for (const udid of sentUdids) {
       if (!failedNow.has(udid) && this.entries.delete(udid)) recovered.push(udid);
@@ -78,7 +75,7 @@ export class FailedDevicePolicy {
   }
 
   /** Snapshot for status and metrics, oldest failure first. */
-  current(): FailedDeviceState[] {
+  current() {
     return [...this.entries.values()]
       .map(({ udid, message, since, attempts, nextRetryAt }) => ({ udid, message, since, attempts, nextRetryAt }))
       .sort((a, b) => a.since - b.since || compareStrings(a.udid, b.udid));

@@ -3,18 +3,15 @@
 
 import type { Settings } from '../config/schema.js';
 import { addSecret } from '../log/redact.js';
-import { planProxies, proxySecrets, type ProxyPlan } from './proxy/route.js';
-import { loadTrust, type Trust } from './trust/trust.js';
+import { planProxies, proxySecrets } from './proxy/route.js';
+import { loadTrust } from './trust/trust.js';
 
-export interface CloudNetwork {
-  proxies: ProxyPlan;
-  trust: Trust;
-}
+export type CloudNetwork = ReturnType<typeof cloudNetwork>;
 
 type NetworkSettings = Pick<Settings, 'httpsProxy' | 'httpProxy' | 'noProxy' | 'caFile' | 'systemCa'>;
 
 /** Throws ConfigError when caFile cannot be used. */
-export function cloudNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv = process.env): CloudNetwork {
+export function cloudNetwork(settings: NetworkSettings, env: NodeJS.ProcessEnv = process.env) {
   const proxies = maskProxyCredentials(settings);
   return { proxies, trust: loadTrust(settings, env) };
 }

@@ -23,13 +23,10 @@ export class UnsentAnswers {
     for (const f of unsent) if (!byUdid.has(f.udid)) byUdid.set(f.udid, { udid: f.udid, message: f.message });
     if (byUdid.size === 0) return [];
     const digest = digestOf([...byUdid.values()]);
-    if (this.said.has(digest)) {
-      // Seen again: kept as the newest, so that a repeated answer is the last one forgotten.
-      this.said.add(digest);
-      return [];
-    }
+    const said = this.said.has(digest);
+    // Seen again: kept as the newest, so that a repeated answer is the last one forgotten.
     this.said.add(digest);
-    return [...byUdid.values()];
+    return said ? [] : [...byUdid.values()];
   }
 }
 

@@ -14,14 +14,6 @@ export interface ConfigWarning {
   message: string;
 }
 
-export interface EnvReading {
-  /** Setting key -> the variable that gives it and its text. */
-  values: Map<string, { name: string; raw: string }>;
-  /** The DEVICE_AGENT_* variables set that the agent reads, sorted. */
-  known: string[];
-  warnings: ConfigWarning[];
-}
-
 const byName = new Map(Object.keys(schema).map((key) => [envName(key), key]));
 const byFormerName = new Map([
   ...Object.keys(schema).flatMap((key) => {
@@ -38,8 +30,10 @@ export function knownVariableNames() {
 }
 
 /** The settings the variables give (empty ones count as unset), and a warning for each unknown or old name. */
-export function readEnvironment(env: NodeJS.ProcessEnv): EnvReading {
+export function readEnvironment(env: NodeJS.ProcessEnv) {
+  /** Setting key -> the variable that gives it and its text. */
   const values = new Map<string, { name: string; raw: string }>();
+  /** The DEVICE_AGENT_* variables set that the agent reads, sorted. */
   const known: string[] = [];
   const warnings: ConfigWarning[] = [];
   const set = Object.keys(env)

@@ -23,16 +23,10 @@ export interface LoadOptions {
   overrides?: ReadonlyMap<string, unknown>;
 }
 
-export interface LoadedConfig {
-  settings: Settings;
-  /** Unknown or old variable names: the settings load, but something was probably meant otherwise. */
-  warnings: ConfigWarning[];
-  /** The DEVICE_AGENT_* variables set that the agent reads. */
-  variables: string[];
-}
+export type LoadedConfig = ReturnType<typeof loadConfig>;
 
 /** Reads defaults, the optional file, then DEVICE_AGENT_* variables (later winning), validates every key, and throws every problem at once. */
-export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+export function loadConfig(options: LoadOptions = {}) {
   const env = options.env ?? process.env;
   const flat = new Map<string, unknown>();
   const errors: ConfigError[] = [];
@@ -107,6 +101,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     }
   }
   if (errors.length) throw errors.length === 1 && !reading.warnings.length ? errors[0]! : new ConfigErrors(errors, reading.warnings);
+  // warnings: unknown or old names (the settings load, but something was probably meant otherwise); variables: the DEVICE_AGENT_* ones set that the agent reads.
   return { settings: unflatten(flat) as unknown as Settings, warnings: reading.warnings, variables: reading.known };
 }
 

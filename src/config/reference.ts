@@ -5,30 +5,16 @@ import { otherVariables, type PlatformVariables } from './variables.js';
 
 export const REFERENCE_PATH = 'docs/reference/configuration.md';
 
-export interface SettingRow {
-  key: string;
-  variable: string;
-  /** The variable's old spelling, still read with a warning. */
-  formerVariable?: string;
-  type: Field['type'];
-  /** The default, or what unset means; markdown (backticks). */
-  default: string;
-  /** The values it takes; markdown. */
-  allowed: string;
-  help: string;
-  secret: boolean;
-}
-
 const TYPE_TEXT: Record<Field['type'], string> = { string: 'text', integer: 'whole number', boolean: '`true` or `false`', 'string[]': 'list' };
 
-export function settingRows(defaults: ReadonlyMap<string, unknown>): SettingRow[] {
+export function settingRows(defaults: ReadonlyMap<string, unknown>) {
   return Object.entries(schema).map(([key, f]) => {
     const field: Field = f;
     return {
       key,
       variable: envName(key),
+      /** The variable's old spelling, still read with a warning. */
       formerVariable: formerEnvName(key),
-      type: field.type,
       default: defaultText(field, defaults.get(key)),
       allowed: allowedText(field),
       help: field.help,

@@ -300,11 +300,16 @@ export type Settings = Expand<Nested<typeof schema>>;
  * capital followed by a small letter, so a unit stays one word (storageMinFreeMiB -> ..._STORAGE_MIN_FREE_MIB).
  */
 export function envName(key: string) {
+  return variable(key, /([a-z0-9])(?=[A-Z][a-z])/g);
+}
+
+/** DEVICE_AGENT_ + the key's parts in upper case, `wordEnd` marking where an underscore goes, joined with _. */
+function variable(key: string, wordEnd: RegExp) {
   return (
     'DEVICE_AGENT_' +
     key
       .split('.')
-      .map((part) => part.replace(/([a-z0-9])(?=[A-Z][a-z])/g, '$1_').toUpperCase())
+      .map((part) => part.replace(wordEnd, '$1_').toUpperCase())
       .join('_')
   );
 }
@@ -320,11 +325,6 @@ export const MOVED_SETTINGS: Readonly<Record<string, keyof typeof schema>> = Obj
 
 /** The variable read before envName kept units whole (..._MI_B): still accepted with a warning; undefined where unchanged. */
 export function formerEnvName(key: string) {
-  const former =
-    'DEVICE_AGENT_' +
-    key
-      .split('.')
-      .map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase())
-      .join('_');
+  const former = variable(key, /([a-z0-9])(?=[A-Z])/g);
   return former === envName(key) ? undefined : former;
 }

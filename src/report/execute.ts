@@ -13,16 +13,6 @@ import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { SourceUnreachableError, type CollectRequest, type DeviceSource } from '../platforms/source.js';
 import type { Clock, Timers } from '../util/clock.js';
-import type { SourceRun } from '../stats/agent-stats.js';
-
-export interface Executed {
-  devices: DeviceInfo[];
-  /** The source answered: its devices are what it said, and an absent one is absent; else they are owed in the presence ledger. */
-  ok: boolean;
-  /** Why it did not answer, in its own words. */
-  error?: string;
-  run: SourceRun;
-}
 
 export interface ExecuteOptions {
   registry: Pick<DeviceRegistry, 'list' | 'get' | 'timeline'>;
@@ -47,7 +37,7 @@ export function sourceFailed(source: Pick<DeviceSource, 'platform'>): PresenceRe
   return { kind: 'source-failed', scope: source.platform };
 }
 
-export async function execute(source: DeviceSource, request: CollectRequest, o: ExecuteOptions): Promise<Executed> {
+export async function execute(source: DeviceSource, request: CollectRequest, o: ExecuteOptions) {
   const t0 = o.clock.monotonic();
   let timer: { cancel(): void } | undefined;
   try {

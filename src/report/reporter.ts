@@ -184,12 +184,8 @@ export class Reporter {
     );
   }
 
-  /** The body a report would carry now, without sending it (a dry run). */
-  async compose(plan: ReportPlan): Promise<ReportBody> {
-    return (await this.body(plan)).body;
-  }
-
-  private async body(plan: ReportPlan): Promise<{ body: ReportBody; complete: boolean; answered: boolean }> {
+  /** The body a report would carry now (a dry run sends none), whether its listing is complete, and whether every source answered. */
+  async compose(plan: ReportPlan) {
     const [{ devices, answered, unseen }, machine] = await Promise.all([
       this.collect(plan.request, plan.complete),
       this.while('machine', this.deps.machine.collect()),
@@ -198,7 +194,7 @@ export class Reporter {
     const complete = plan.complete && answered;
     if (complete) this.hidden.listed(devices);
     return {
-      body: composeBody({ nodeId: this.deps.nodeId, machine, devices, complete, nothingGone: !answered, unseen }, this.deps.unplugged),
+      body: composeBody({ nodeId: this.deps.nodeId, machine }, devices, this.deps.unplugged, complete, !answered, unseen),
       complete,
       answered,
     };
@@ -213,7 +209,7 @@ export class Reporter {
     let sentAt: number | undefined;
     const changesNews = deps.changes?.takeNews() ?? true;
     try {
-      const composed = await this.body(plan);
+      const composed = await this.compose(plan);
       body = composed.body;
       deps.stats.lastInventoryDurationMs = now() - started;
       // Kept before the PUT too: a crash after the cloud stored the report must not leave a device it shows online unknown.

@@ -7,11 +7,7 @@ import type { DeviceInfo, FailedDevice, ReportAnswer, ReportBody } from '../clou
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { composeMessage } from '../cloud/device-message.js';
-
-interface PutOptions {
-  deadline?: number;
-  signal?: AbortSignal;
-}
+import type { PutOptions } from '../cloud/client.js';
 
 /** Where reports go: the cloud client, or a double. */
 export interface ReportSink {
@@ -23,15 +19,6 @@ export interface ReportSink {
 /** The message of a device sent with its identity only. */
 export const TOO_LARGE_MESSAGE = 'its inventory alone was larger than the cloud accepts (HTTP 413): only its identity is reported';
 
-/** What went out, for the one log line and the caller. */
-export interface SplitPut {
-  answer: ReportAnswer;
-  /** How many PUTs carried the report (1: it went whole). */
-  parts: number;
-  /** Devices sent with their identity only. */
-  trimmed: string[];
-}
-
 /** The part size that went through after a 413, used at once by the next reports; the whole is tried again after REMEMBER_MS. */
 export interface PartSize {
   devices?: number;
@@ -41,13 +28,7 @@ export interface PartSize {
 
 export const REMEMBER_MS = 60 * 60_000;
 
-export async function putSplitting(
-  sink: ReportSink,
-  body: ReportBody,
-  opts: PutOptions,
-  logger: Logger,
-  remembered?: { size: PartSize; now: number },
-): Promise<SplitPut> {
+export async function putSplitting(sink: ReportSink, body: ReportBody, opts: PutOptions, logger: Logger, remembered?: { size: PartSize; now: number }) {
   const failed: FailedDevice[] = [];
   const trimmed: string[] = [];
   let parts = 0;

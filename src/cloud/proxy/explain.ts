@@ -6,15 +6,13 @@ import type { TunnelFailure } from './tunnel.js';
 
 export type ProxyProblem = 'unreachable' | 'closed' | 'timeout' | 'credentials' | 'forbidden' | 'upstream' | 'refused' | 'untrusted-certificate';
 
-export interface ProxyExplanation {
-  problem: ProxyProblem;
-  /** What happened, naming the proxy. */
-  reason: string;
-  /** What to do. */
-  advice: string;
-  /** Whether a quick retry can help (a proxy down or its upstream failing can come back; refusals do not). */
-  retryable: boolean;
-}
+/**
+ * What happened, naming the proxy (`reason`), what to do (`advice`), and whether a quick retry can help (a proxy down or its
+ * upstream failing can come back; refusals do not).
+ */
+const explained = (problem: ProxyProblem, reason: string, advice: string, retryable: boolean) => ({ problem, reason, advice, retryable });
+
+export type ProxyExplanation = ReturnType<typeof explained>;
 
 /** Where the proxy of a request is set, named for the advice. */
 export interface ProxyContext {
@@ -29,117 +27,98 @@ const CA_ADVICE =
   'a proxy that inspects TLS presents certificates of its own CA: put that CA (PEM) in the file named by caFile (DEVICE_AGENT_CA_FILE), ' +
   'or install it in the system store (update-ca-certificates) and keep systemCa on; `device-agent doctor` shows who issued the certificate';
 
-export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailure): ProxyExplanation {
+export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailure) {
   const { proxy, setting, target } = context;
   switch (failure.step) {
     case 'connect':
-      return {
-        problem: 'unreachable',
-        reason: `proxy ${proxy.label} is not reachable (${failure.code})`,
-        advice: `check the proxy's host and port in ${setting}, and that the proxy is running`,
-        retryable: true,
-      };
+      return explained(
+        'unreachable',
+        `proxy ${proxy.label} is not reachable (${failure.code})`,
+        `check the proxy's host and port in ${setting}, and that the proxy is running`,
+        true,
+      );
     case 'closed':
       if (failure.request !== undefined) {
         // The agent's only peer is the proxy: whatever happened behind it, the proxy is the hop that cut.
-        return {
-          problem: 'closed',
-          reason: `proxy ${proxy.label} cut the connection before answering ${failure.request} (${failure.code}); the cloud behind it did not answer the agent`,
-          advice:
-            `a proxy that refuses credentials may cut instead of answering 407 (tinyproxy does, while a request body is on its way): ` +
+        return explained(
+          'closed',
+          `proxy ${proxy.label} cut the connection before answering ${failure.request} (${failure.code}); the cloud behind it did not answer the agent`,
+          `a proxy that refuses credentials may cut instead of answering 407 (tinyproxy does, while a request body is on its way): ` +
             `check the user and password in ${setting}, and the proxy's own log`,
-          retryable: true,
-        };
+          true,
+        );
       }
-      return {
-        problem: 'closed',
-        reason: `proxy ${proxy.label} closed the connection before answering CONNECT ${target} (${failure.code})`,
-        advice: `check that ${setting} names an HTTP proxy, and the proxy's own log`,
-        retryable: true,
-      };
+      return explained(
+        'closed',
+        `proxy ${proxy.label} closed the connection before answering CONNECT ${target} (${failure.code})`,
+        `check that ${setting} names an HTTP proxy, and the proxy's own log`,
+        true,
+      );
     case 'timeout':
-      return {
-        problem: 'timeout',
-        reason: `proxy ${proxy.label} did not open a tunnel to ${target} within ${failure.ms} ms`,
-        advice: `check that ${setting} names the right proxy and that the proxy reaches the cloud`,
-        retryable: true,
-      };
+      return explained(
+        'timeout',
+        `proxy ${proxy.label} did not open a tunnel to ${target} within ${failure.ms} ms`,
+        `check that ${setting} names the right proxy and that the proxy reaches the cloud`,
+        true,
+      );
     case 'answer':
       return explainStatus(context, failure.status, failure.statusText, failure.authenticate, failure.proxyError);
   }
 }
 
 /** A status the proxy itself answered: to CONNECT, or (407) to a plain http request sent through it. */
-export function explainStatus(
-  context: ProxyContext,
-  status: number,
-  statusText: string,
-  authenticate: readonly string[] = [],
-  proxyError?: string,
-): ProxyExplanation {
+export function explainStatus(context: ProxyContext, status: number, statusText: string, authenticate: readonly string[] = [], proxyError?: string) {
   const { proxy, setting, target } = context;
   const answered = `${status}${statusText ? ` ${statusText}` : ''}${proxyError ? `, ${proxyError}` : ''}`;
   // tinyproxy answers 401 to wrong credentials where squid answers 407.
   if (status === 407 || status === 401) {
     const schemes = authenticate.map((s) => s.toLowerCase());
     if (schemes.length > 0 && !schemes.includes('basic')) {
-      return {
-        problem: 'credentials',
-        reason: `proxy ${proxy.label} asks for ${authenticate.join(' or ')} authentication (${answered})`,
-        advice:
-          'the agent speaks Basic proxy authentication only: ask the proxy administrators for a Basic account, or to let this host through by its address',
-        retryable: false,
-      };
+      return explained(
+        'credentials',
+        `proxy ${proxy.label} asks for ${authenticate.join(' or ')} authentication (${answered})`,
+        'the agent speaks Basic proxy authentication only: ask the proxy administrators for a Basic account, or to let this host through by its address',
+        false,
+      );
     }
     if (proxy.username === undefined) {
-      return {
-        problem: 'credentials',
-        reason: `proxy ${proxy.label} requires credentials (${answered})`,
-        advice: `put the proxy account in ${setting} as http://USER:PASSWORD@HOST:PORT (percent-encode @ : / in them)`,
-        retryable: false,
-      };
+      return explained(
+        'credentials',
+        `proxy ${proxy.label} requires credentials (${answered})`,
+        `put the proxy account in ${setting} as http://USER:PASSWORD@HOST:PORT (percent-encode @ : / in them)`,
+        false,
+      );
     }
-    return {
-      problem: 'credentials',
-      reason: `proxy ${proxy.label} refused the credentials of user ${proxy.username} (${answered})`,
-      advice: `check the user and password in ${setting} (http://USER:PASSWORD@HOST:PORT, with @ : / percent-encoded)`,
-      retryable: false,
-    };
+    return explained(
+      'credentials',
+      `proxy ${proxy.label} refused the credentials of user ${proxy.username} (${answered})`,
+      `check the user and password in ${setting} (http://USER:PASSWORD@HOST:PORT, with @ : / percent-encoded)`,
+      false,
+    );
   }
   if (status === 403) {
-    return {
-      problem: 'forbidden',
-      reason: `proxy ${proxy.label} refused to open a tunnel to ${target} (${answered})`,
-      advice:
-        `ask the proxy administrators to allow CONNECT to ${target} from this host (stock squid allows CONNECT to port 443 only), ` +
+    return explained(
+      'forbidden',
+      `proxy ${proxy.label} refused to open a tunnel to ${target} (${answered})`,
+      `ask the proxy administrators to allow CONNECT to ${target} from this host (stock squid allows CONNECT to port 443 only), ` +
         `or add the cloud's host to noProxy (DEVICE_AGENT_NO_PROXY, else NO_PROXY) if this host may reach it directly`,
-      retryable: false,
-    };
+      false,
+    );
   }
   if (status === 502 || status === 503 || status === 504) {
-    return {
-      problem: 'upstream',
-      reason: `proxy ${proxy.label} could not reach ${target} (${answered})`,
-      advice: `the proxy, or a proxy behind it, cannot reach the cloud: check the cloud's host in DEVICE_AGENT_BASE_URL and ask the proxy administrators`,
-      retryable: true,
-    };
+    return explained(
+      'upstream',
+      `proxy ${proxy.label} could not reach ${target} (${answered})`,
+      `the proxy, or a proxy behind it, cannot reach the cloud: check the cloud's host in DEVICE_AGENT_BASE_URL and ask the proxy administrators`,
+      true,
+    );
   }
-  return {
-    problem: 'refused',
-    reason: `proxy ${proxy.label} answered CONNECT ${target} with ${answered}`,
-    advice: `check ${setting} and the proxy's own log`,
-    retryable: status >= 500,
-  };
+  return explained('refused', `proxy ${proxy.label} answered CONNECT ${target} with ${answered}`, `check ${setting} and the proxy's own log`, status >= 500);
 }
 
 /** A certificate that failed verification on a connection made through the proxy. */
-export function explainUntrusted(context: ProxyContext, code: string): ProxyExplanation {
+export function explainUntrusted(context: ProxyContext, code: string) {
   const host = context.target.replace(/:\d+$/, '');
   const what = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? `does not name ${host}` : 'is not trusted';
-  return {
-    problem: 'untrusted-certificate',
-    reason: `the certificate presented for ${host} through proxy ${context.proxy.label} ${what} (${code})`,
-    advice: CA_ADVICE,
-    retryable: false,
-  };
+  return explained('untrusted-certificate', `the certificate presented for ${host} through proxy ${context.proxy.label} ${what} (${code})`, CA_ADVICE, false);
 }

@@ -3,10 +3,12 @@
 // for every host; names never resolved. Forms curl ignores are read as other tools (Go, Python, Node) read them:
 // "*.example.com" as ".example.com", "host:8443" for that port only, "*" anywhere, blanks as separators. Pure.
 
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 type NoProxyEntry =
-  { kind: 'all' } | { kind: 'host'; name: string; port?: number } | { kind: 'address'; family: 4 | 6; bytes: Uint8Array; bits: number; port?: number };
+  | { kind: 'all' }
+  | { kind: 'host'; name: string; port?: number }
+  | { kind: 'address'; family: 4 | 6; address: string; bits: number; subnet: BlockList; port?: number };
 
 export interface NoProxyList {
   /** The entries understood, in order. */
@@ -39,18 +41,18 @@ export function formatEntry(entry: NoProxyEntry) {
   if (entry.kind === 'all') return '*';
   const port = entry.port === undefined ? '' : `:${entry.port}`;
   if (entry.kind === 'host') return entry.name + port;
-  const address = entry.family === 4 ? [...entry.bytes].join('.') : ipv6Text(entry.bytes);
-  const bits = entry.bits === entry.bytes.length * 8 ? '' : `/${entry.bits}`;
+  const address = entry.family === 4 ? entry.address : ipv6Text(entry.address);
+  const bits = entry.bits === sizeOf(entry.family) ? '' : `/${entry.bits}`;
   return entry.family === 6 && port ? `[${address}${bits}]${port}` : `${address}${bits}${port}`;
 }
 
-type Target = { kind: 'host'; name: string } | { kind: 'address'; family: 4 | 6; bytes: Uint8Array };
+type Target = { kind: 'host'; name: string } | { kind: 'address'; family: 4 | 6; address: string };
 
 function targetOf(host: string): Target | undefined {
   let name = host.toLowerCase();
   if (name.startsWith('[') && name.endsWith(']')) name = name.slice(1, -1);
   const family = isIP(name);
-  if (family === 4 || family === 6) return { kind: 'address', family, bytes: addressBytes(name, family)! };
+  if (family === 4 || family === 6) return { kind: 'address', family, address: name };
   if (name.endsWith('.')) name = name.slice(0, -1);
   return name ? { kind: 'host', name } : undefined;
 }
@@ -63,7 +65,7 @@ function matches(entry: NoProxyEntry, target: Target, port: number) {
     return target.name === entry.name || target.name.endsWith(`.${entry.name}`);
   }
   if (target.kind !== 'address' || target.family !== entry.family) return false;
-  return samePrefix(target.bytes, entry.bytes, entry.bits);
+  return entry.subnet.check(target.address, `ipv${target.family}`);
 }
 
 function parseEntry(token: string): NoProxyEntry | undefined {
@@ -105,14 +107,16 @@ function addressEntry(text: string, port: number | undefined): NoProxyEntry | nu
   if (family !== 4 && family !== 6) {
     return slash < 0 && !text.includes(':') ? undefined : null;
   }
-  const size = family === 4 ? 32 : 128;
+  const size = sizeOf(family);
   let bits = size;
   if (slash >= 0) {
     const raw = text.slice(slash + 1);
     if (!/^\d{1,3}$/.test(raw) || Number(raw) > size) return null;
     bits = Number(raw);
   }
-  const entry: NoProxyEntry = { kind: 'address', family, bytes: addressBytes(address, family)!, bits };
+  const subnet = new BlockList();
+  subnet.addSubnet(address, bits, `ipv${family}`);
+  const entry: NoProxyEntry = { kind: 'address', family, address, bits, subnet };
   if (port !== undefined) entry.port = port;
   return entry;
 }
@@ -123,41 +127,14 @@ function portOf(text: string) {
   return port >= 1 && port <= 65535 ? port : undefined;
 }
 
-function samePrefix(a: Uint8Array, b: Uint8Array, bits: number) {
-  const whole = Math.floor(bits / 8);
-  for (let i = 0; i < whole; i++) if (a[i] !== b[i]) return false;
-  const rest = bits % 8;
-  if (rest === 0) return true;
-  const mask = (0xff << (8 - rest)) & 0xff;
-  return ((a[whole]! ^ b[whole]!) & mask) === 0;
+function sizeOf(family: 4 | 6) {
+  return family === 4 ? 32 : 128;
 }
 
-function addressBytes(address: string, family: 4 | 6): Uint8Array | undefined {
-  if (family === 4) return Uint8Array.from(address.split('.').map(Number));
-  // Expand "::" and a trailing dotted IPv4 part into eight 16-bit groups.
-  let text = address;
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const b = v4[1]!.split('.').map(Number);
-    text = text.slice(0, -v4[1]!.length) + `${((b[0]! << 8) | b[1]!).toString(16)}:${((b[2]! << 8) | b[3]!).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const fill = tail === undefined ? [] : new Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-  const groups = [...headGroups, ...fill, ...tailGroups];
-  if (groups.length !== 8) return undefined;
-  const bytes = new Uint8Array(16);
-  groups.forEach((g, i) => {
-    const value = parseInt(g, 16);
-    bytes[i * 2] = value >> 8;
-    bytes[i * 2 + 1] = value & 0xff;
-  });
-  return bytes;
-}
-
-function ipv6Text(bytes: Uint8Array) {
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
-  return groups.join(':');
+/** The eight groups in full, as doctor writes them: new URL() turns a dotted IPv4 tail into groups and drops leading zeros. */
+function ipv6Text(address: string) {
+  const [head = '', tail] = new URL(`http://[${address.replace(/%.*/, '')}]`).hostname.slice(1, -1).split('::');
+  if (tail === undefined) return head;
+  const groups = (text: string) => (text ? text.split(':') : []);
+  return [...groups(head), ...new Array<string>(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)].join(':');
 }

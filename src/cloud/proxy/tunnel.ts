@@ -28,14 +28,8 @@ export class ProxyTunnelError extends Error {
   }
 }
 
-interface TunnelOptions {
-  /** Destroys the tunnel in the making (the caller's timeout or shutdown). */
-  signal?: AbortSignal;
-  userAgent?: string;
-}
-
-/** Resolves with the socket of an open tunnel to host:port; rejects with ProxyTunnelError. */
-export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, options: TunnelOptions = {}): Promise<Socket> {
+/** Resolves with the socket of an open tunnel to host:port; rejects with ProxyTunnelError. `signal` destroys the tunnel in the making (the caller's timeout or shutdown). */
+export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, options: { signal?: AbortSignal; userAgent?: string } = {}): Promise<Socket> {
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   return new Promise((resolve, reject) => {
     const { signal } = options;

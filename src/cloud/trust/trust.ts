@@ -5,7 +5,7 @@
 
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createSecureContext, getCACertificates, type SecureContext } from 'node:tls';
+import { createSecureContext, getCACertificates } from 'node:tls';
 import { ConfigError } from '../../config/errors.js';
 import { certificateBlocks } from './pem.js';
 
@@ -20,19 +20,13 @@ export type TrustSource =
   | { kind: 'system-missing'; tried: string[] }
   | { kind: 'file'; path: string; subjects: string[] };
 
-export interface Trust {
-  /** Undefined: Node's default roots, as without any setting. */
-  secureContext: SecureContext | undefined;
-  sources: TrustSource[];
-}
-
 /** Debian and Ubuntu, Fedora and RHEL, openSUSE, Alpine: where update-ca-certificates and its kin write the bundle. */
 const SYSTEM_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
 
 const CA_FILE_SETTING = 'caFile (DEVICE_AGENT_CA_FILE)';
 
 /** Reads the files the settings name; a caFile that cannot be used is a ConfigError naming it. */
-export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = process.env, bundles: readonly string[] = SYSTEM_BUNDLES): Trust {
+export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = process.env, bundles: readonly string[] = SYSTEM_BUNDLES) {
   const defaults = getCACertificates('default');
   const sources: TrustSource[] = [{ kind: 'default', count: defaults.length }];
   const extra: string[] = [];
@@ -53,6 +47,7 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
     extra.push(...blocks);
     sources.push({ kind: 'file', path: settings.caFile, subjects: blocks.map(subjectOf) });
   }
+  // No secureContext: Node's default roots, as without any setting.
   if (extra.length === 0) return { secureContext: undefined, sources };
   return { secureContext: createSecureContext({ ca: [...defaults, ...extra] }), sources };
 }

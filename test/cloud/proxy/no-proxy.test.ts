@@ -126,4 +126,10 @@ describe('formatEntry', () => {
       'api.example.com:8443',
     ]);
   });
+
+  it('writes an IPv6 entry with a zone (%eth0) without it, as it matches', () => {
+    const [entry] = parseNoProxy('fe80::1%eth0').entries;
+    expect(bypass('fe80::1%eth0', '[fe80::1]')).toBe(true);
+    expect(formatEntry(entry!)).toBe('fe80:0:0:0:0:0:0:1');
+  });
 });
