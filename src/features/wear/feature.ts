@@ -35,11 +35,9 @@ interface WearState {
   look: DaySample[];
   /** What the last reading told beyond the history. */
   now: Now;
-  battery?: Pick<BatteryWear, 'cycleCount' | 'healthPercent' | 'source'>;
-  storageLifeUsed?: number;
-  maxAppId?: number;
-  leftovers?: number;
-  tmpKib?: number;
+  figures: Figures;
+  /** The row's figures of the last reading beside the findings (WearRow). */
+  facts: WearRow['wear'];
   unread: WearReading['unread'];
   findings: Finding[];
   /** Why no history was read or written for it (another listed device gives its udid), while none is. */
@@ -128,15 +126,18 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     const history = udid !== undefined && noForecast === undefined ? recorded(stored.get(udid) ?? []) : look;
     const nowFacts: Now = dropUndefined({ tmpKib: reading?.tmp?.kib, preEol: reading?.storage?.preEol });
     const findings = judgeWear(history, nowFacts, settings, today);
-    const first = batteries[0];
     const next: WearState = dropUndefined({
       look,
       now: nowFacts,
-      battery: first && dropUndefined({ source: first.source, cycleCount: figures.cycles, healthPercent: figures.health }),
-      storageLifeUsed: latest(history, 'lifeUsed'),
-      maxAppId: figures.appId,
-      leftovers: reading?.thirdParty && settings.baselinePackages.length > 0 ? leftovers(reading.thirdParty, settings.baselinePackages).length : undefined,
-      tmpKib: reading?.tmp?.kib,
+      figures,
+      facts: dropUndefined({
+        batterySource: batteries[0]?.source,
+        storageLifeUsedPercent: latest(history, 'lifeUsed'),
+        maxAppId: figures.appId,
+        leftoverPackages:
+          reading?.thirdParty && settings.baselinePackages.length > 0 ? leftovers(reading.thirdParty, settings.baselinePackages).length : undefined,
+        tmpKib: reading?.tmp?.kib,
+      }),
       unread: reading?.unread ?? [],
       findings,
       noForecast,
@@ -218,8 +219,8 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     ),
     notes: (device) => (state.get(device.key)?.findings ?? []).filter(near).map((f) => f.message),
     fields: () => [
-      { key: 'batteryCycles', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.cycleCount },
-      { key: 'batteryHealthPercent', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.healthPercent },
+      { key: 'batteryCycles', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.figures.cycles },
+      { key: 'batteryHealthPercent', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.figures.health },
       {
         key: 'wear',
         place: { before: 'storageFreeBytes' },
@@ -228,11 +229,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
           if (!w) return undefined;
           const f = w.findings[0];
           return dropUndefined({
-            batterySource: w.battery?.source,
-            storageLifeUsedPercent: w.storageLifeUsed,
-            maxAppId: w.maxAppId,
-            leftoverPackages: w.leftovers,
-            tmpKib: w.tmpKib,
+            ...w.facts,
             daysLeft: f?.days,
             reason: f?.reason,
             noForecast: w.noForecast,
