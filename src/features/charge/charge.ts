@@ -13,7 +13,7 @@ import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
-import { portHeldOff, type ChargeEntry, type PauseEnd } from './pauses.js';
+import { portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
 import { decideCharge, type ChargeSettings } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
@@ -88,8 +88,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   /** The pauses whose port is held off now. */
   const heldOff = () => pauses.entries().flatMap(([, e]) => (portHeldOff(e) ? [e.pause!] : []));
   /** Keeps the ports held off now (see pausedPortsFile). */
-  const keep = () => kept?.save(heldOff().map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
-  const switchPort = (p: { way: PortWay; hub: string; port: number }, power: 'off' | 'on') => {
+  const keep = () => kept?.save(heldOff().map(({ hub, port, udid, way }) => ({ hub, port, udid, way })));
+  const switchPort = (p: HubPort & { way: PortWay }, power: 'off' | 'on') => {
     const found = ports[p.way];
     return found ? found.switch(p.hub, p.port, power) : Promise.reject(new Error(`no port switch for the way ${p.way}`));
   };
@@ -133,17 +133,14 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     if (check !== pause.cut) pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
     if (verdict.kind === 'cut') {
       stats.counter(CHARGE_POWER_CHECKS).add('cut');
-      logger.debug(
-        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen },
-        `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`,
-      );
+      logger.debug({ ...about(pause), seen: verdict.seen }, `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`);
     }
     if (verdict.kind !== 'not-cut') return verdict.kind;
     const seen = `${verdict.readings} readings on power over ${Math.round(verdict.afterMs / 1000)} s with the port switched off`;
     stats.counter(CHARGE_POWER_CHECKS).add('not_cut');
     if (powerPaths.mark({ hub: pause.hub, port: pause.port, udid: pause.udid, seen, atWall: clock.wall() }))
       logger.warn(
-        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen },
+        { ...about(pause), seen },
         `hub ${pause.hub} port ${pause.port} does not cut power: ${pause.udid} stayed on power (${seen}); ` +
           `charge control no longer switches this port. To pause this phone's charge, put it on a hub with real per-port power switching (${SUPPORTED_HUBS})`,
       );
@@ -164,7 +161,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       stats.counter(CHARGE_POWER_CHECKS).add(verdict === 'not-charging' ? 'not_charging_again' : 'not_back');
       limited(logger).warn(
         verdict === 'not-charging' ? 'charge-not-again' : 'charge-not-back',
-        { serial, udid: pause.udid, hub: pause.hub, port: pause.port },
+        about(pause),
         verdict === 'not-charging'
           ? `${pause.udid} is back on adb after its charge pause but not on power ${waited} s after ${place} was switched on again: check the port's power (${check}), the cable and the hub's power supply`
           : `${pause.udid} is not back on adb ${waited} s after ${place} was switched on again at the end of its charge pause: check that the port is on (${check}) and the phone's cable`,
@@ -179,14 +176,13 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     const wall = clock.wall();
     const maxMs = policy.maxPauseMs;
     pauses.set(serial, {
+      failures: 0,
       ...pauses.of(serial),
-      failures: pauses.of(serial)?.failures ?? 0,
       pause: {
         udid,
         serial,
         way,
-        hub: place.hub,
-        port: place.port,
+        ...place,
         percent,
         since: now,
         sinceWall: wall,
@@ -197,7 +193,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     stats.counter(CHARGE_PAUSES).add();
     limited(logger).info(
       'charge-pause',
-      { serial, udid, hub: place.hub, port: place.port, percent },
+      { serial, udid, ...place, percent },
       `pausing the charge of ${udid}: battery at ${percent} % (high mark ${policy.highPercent} %) and the cloud says it is not booked; ` +
         `switching hub ${place.hub} port ${place.port} off until ${utcText(wall + maxMs)} at the latest`,
       serial,
@@ -212,7 +208,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     stats.counter(CHARGE_ENDS).add(why);
     limited(logger).info(
       'charge-resume',
-      { serial, udid: p.udid, hub: p.hub, port: p.port, why },
+      { ...about(p), why },
       `ending the charge pause of ${p.udid}: ${WHY[why]}; switching hub ${p.hub} port ${p.port} on`,
       serial,
     );
@@ -315,7 +311,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
             () => pauses.forget(p.serial),
             (err: unknown) =>
               logger.warn(
-                { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
+                { ...about(p), err: err instanceof Error ? err.message : String(err) },
                 `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
               ),
           ),
@@ -408,7 +404,12 @@ function targetOf(serial: string) {
   return `charge ${serial}`;
 }
 
+/** A pause's phone and port, as its lines' fields name them. */
+function about({ serial, udid, hub, port }: ChargePause) {
+  return { serial, udid, hub, port };
+}
+
 /** What an operator runs to switch a port on that the agent could not. */
-function byHand(p: { hub: string; port: number; way: PortWay }) {
+function byHand(p: HubPort & { way: PortWay }) {
   return p.way === 'uhubctl' ? `uhubctl -l ${p.hub} -p ${p.port} -a on` : `charge.command with hub ${p.hub}, port ${p.port}, action on`;
 }

@@ -1,6 +1,7 @@
 import { facetKey, type Facet } from '../../devices/facet.js';
 import { keyParts, recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
+import type { PortWay } from '../../config/charge-ways.js';
 
 /** A charge pause: the hub port behind a phone switched off on purpose (charge control). */
 export interface ChargePause {
@@ -8,7 +9,7 @@ export interface ChargePause {
   /** adb's serial when the pause started. */
   serial: string;
   /** How its port is switched (charge.ways): uhubctl, or the operator's command. */
-  way: 'uhubctl' | 'command';
+  way: PortWay;
   hub: string;
   port: number;
   /** The level (%) that started it. */
