@@ -22,9 +22,6 @@ export interface HoldVerdict {
   action: Disruption;
 }
 
-/** Each device's verdict at this look, by its key. */
-export type Verdicts = ReadonlyMap<string, HoldVerdict>;
-
 /**
  * A phone recovery can do no more for says a person is needed while it stays wedged; `kickAfter`: the failures a kick
  * waits for; a phone under it no longer needs recovery.
@@ -36,7 +33,7 @@ export function noteAttention(
   records: readonly DeviceSnapshot[],
   attention: ReadonlyMap<string, string>,
   /** The keys whose line is said elsewhere (their hub's, once): the note only. */
-  quiet: ReadonlySet<string> = new Set(),
+  quiet: ReadonlySet<string>,
 ) {
   for (const r of records) {
     const reason = attention.get(r.key);
@@ -55,7 +52,12 @@ export function noteAttention(
 }
 
 /** A device the gate holds an action back from says so, counted and logged once per answer, until let through or not needed. */
-export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter: number, records: readonly DeviceSnapshot[], verdicts: Verdicts) {
+export function noteHolds(
+  look: Pick<ActionLook, 'hold' | 'release'>,
+  kickAfter: number,
+  records: readonly DeviceSnapshot[],
+  verdicts: ReadonlyMap<string, HoldVerdict>,
+) {
   for (const r of records) {
     const asked = verdicts.get(r.key);
     const verdict = asked?.verdict;
