@@ -14,8 +14,8 @@ import type { FeatureContext } from '../context.js';
 import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
 import { portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
-import { decideCharge, type ChargeSettings } from './policy.js';
-import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
+import { decideCharge } from './policy.js';
+import { checkBack, checkCut, cutCheck, powerOf, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
 import { recordKey } from '../../devices/record.js';
 import { counterKey } from '../../stats/counter.js';
@@ -80,7 +80,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   const { registry, logger, stats, clock, mapping } = ctx;
   const phones = ctx.platforms.phones;
   const c = ctx.settings.charge;
-  const policy: ChargeSettings = { ...c, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
+  const policy = { ...c, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
   const pauses = new OwedPauses(registry, phones.platform);
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   let claims: Claim[] = [];
@@ -126,7 +126,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   });
 
   /** One look at whether a paused phone's port cut its power; one that did not is marked, said once, and its pause ends. */
-  const checkPowerCut = (serial: string, record: DeviceSnapshot | undefined): CutVerdict['kind'] => {
+  const checkPowerCut = (serial: string, record: DeviceSnapshot | undefined) => {
     const entry = pauses.of(serial)!;
     const pause = entry.pause!;
     const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
@@ -148,7 +148,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
 
   /** Whether a phone whose pause ended shows power again: 'wait' keeps looking; not on power or not back by the bound is said once. */
-  const checkPowerBack = (serial: string, record: DeviceSnapshot | undefined, now: number): BackVerdict => {
+  const checkPowerBack = (serial: string, record: DeviceSnapshot | undefined, now: number) => {
     const pause = pauses.of(serial)!.pause!;
     const ended = pause.ended!;
     const since = ended.onWall ?? ended.atWall;
@@ -172,7 +172,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
 
   /** The pause starts: kept from before its off switch; the cloud hears of it once the port is off (apply), not while the switch may still fail. */
-  const pause = (serial: string, udid: string, percent: number, now: number, place: HubPort, way: PortWay): SwitchIntent[] => {
+  const pause = (serial: string, udid: string, percent: number, now: number, place: HubPort, way: PortWay) => {
     const wall = clock.wall();
     const maxMs = policy.maxPauseMs;
     pauses.set(serial, {
@@ -201,7 +201,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     return [switching(serial, 'off')];
   };
 
-  const resume = (serial: string, why: PauseEnd, now: number, look: { changed(): void }): SwitchIntent[] => {
+  const resume = (serial: string, why: PauseEnd, now: number, look: { changed(): void }) => {
     const entry = pauses.of(serial)!;
     const p = entry.pause!;
     pauses.set(serial, { ...entry, pause: { ...p, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
@@ -388,7 +388,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
 }
 
 /** A paused phone's latest reading for the power check (its battery service's time and word); gone: off its source's list. */
-function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
+function powerReading(record: DeviceSnapshot | undefined) {
   if (record === undefined) return 'gone';
   if (!readSince(record, -Infinity)) return undefined;
   return { at: record.last?.batteryDetail?.observedAtMs ?? record.inventoriedAt, seen: powerOf(record.last) };
