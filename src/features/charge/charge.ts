@@ -11,9 +11,8 @@ import { limited } from '../../log/limited.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
 import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
-import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
-import { portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
+import { ChargePauses, portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
 import { decideCharge } from './policy.js';
 import { checkBack, checkCut, cutCheck, powerOf, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
@@ -81,7 +80,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   const phones = ctx.platforms.phones;
   const c = ctx.settings.charge;
   const policy = { ...c, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
-  const pauses = new OwedPauses(registry, phones.platform);
+  const pauses = new ChargePauses(registry, phones.platform);
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   let claims: Claim[] = [];
 
