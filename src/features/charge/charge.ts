@@ -340,8 +340,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       return intents;
     },
     async apply({ serial, power }, look) {
-      const { hub, port, udid, way } = pauses.of(serial)!.pause!;
-      const output = await switchPort({ hub, port, way }, power);
+      const was = pauses.of(serial)!.pause!;
+      const output = await switchPort(was, power);
       const current = pauses.of(serial)!;
       const p = current.pause;
       const wall = clock.wall();
@@ -354,7 +354,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
         pause: p && (p.ended ? { ...p, ended } : power === 'off' ? { ...p, cut: cutCheck(wall) } : p),
       });
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
-      logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
+      logger.info({ ...about(was), output }, `hub ${was.hub} port ${was.port} switched ${power}${again}`);
       keep();
       if (power === 'off') look.changed();
     },
