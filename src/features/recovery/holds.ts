@@ -31,19 +31,17 @@ export function noteAttention(
   logger: Logger,
   kickAfter: number,
   records: readonly DeviceSnapshot[],
-  attention: ReadonlyMap<string, string>,
-  /** The keys whose line is said elsewhere (their hub's, once): the note only. */
-  quiet: ReadonlySet<string>,
+  /** Why, by key; quiet: its line is said elsewhere (its hub's, once), the note only. */
+  attention: ReadonlyMap<string, { reason: string; quiet?: boolean }>,
 ) {
   for (const r of records) {
-    const reason = attention.get(r.key);
+    const { reason, quiet } = attention.get(r.key) ?? {};
     const noted = notes.get(r.key);
     if (reason !== undefined) {
       const text = attentionText(reason);
       if (noted !== text) {
         notes.set(r.key, text);
-        if (!quiet.has(r.key))
-          limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
+        if (!quiet) limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
       }
     } else if (noted !== undefined && r.state !== 'offline' && r.failures < kickAfter) {
       notes.delete(r.key);

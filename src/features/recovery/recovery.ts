@@ -177,8 +177,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
         refuse(action.serial, actionName(action.kind), why);
         return undefined;
       };
-      const attention = new Map<string, string>();
-      const quiet = new Set<string>();
+      const attention = new Map<string, { reason: string; quiet?: boolean }>();
       const lostHubs = new Set<string>();
       const intents: RecoveryIntent[] = [];
       for (const planned of connects.take(policy.tick(devices, at, { ...facts, cleared }))) {
@@ -187,11 +186,10 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
           if (hubsSaid.say(planned.hub)) intents.push({ target: planned.hub, action: planned, now: true });
           continue;
         }
-        if (planned.kind === 'needs-person' && planned.quiet) quiet.add(planned.key);
         const action = trusted(planned);
         if (!action) continue;
         if (action.kind === 'needs-person') {
-          attention.set(action.key, action.reason);
+          attention.set(action.key, action);
           continue;
         }
         if (action.kind === 'reconnect-offline') for (const serial of action.serials) escalations.reconnected(serial);
@@ -205,7 +203,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
       // An episode ends when the hub has no phones lost together left: the next one is said again.
       hubsSaid.retain((hub) => lostHubs.has(hub));
       noteHolds(look, kickAfter, records, verdicts);
-      noteAttention(notes, logger, kickAfter, records, attention, quiet);
+      noteAttention(notes, logger, kickAfter, records, attention);
       return intents;
     },
     apply: ({ action }) => carryOut(carrying(), action),
