@@ -179,10 +179,8 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
   // Bounded whatever comes and goes: a phone not read for the history's horizon is forgotten, and at most MAX_PHONES
   // are kept (those read longest ago go first), as the histories are (store.ts).
   const forget = (now: number, today: number) => {
-    const entries = state.entries();
-    for (const [key, w] of entries) if (now - w.readAtMs > FORGET_MS) state.delete(key);
-    const left = entries.filter(([key]) => state.get(key) !== undefined);
-    if (left.length > MAX_PHONES) for (const [key] of left.sort((a, b) => a[1].readAtMs - b[1].readAtMs).slice(0, left.length - MAX_PHONES)) state.delete(key);
+    const byAge = state.entries().sort((a, b) => a[1].readAtMs - b[1].readAtMs);
+    for (const [i, [key, w]] of byAge.entries()) if (i < byAge.length - MAX_PHONES || now - w.readAtMs > FORGET_MS) state.delete(key);
     bound(stored, today);
   };
 
