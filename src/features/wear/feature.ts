@@ -111,11 +111,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     // Time held full and warm: between two readings of this phone both full and warm, up to MAX_GAP_MS.
     const battery = info?.battery;
     const atMs = info?.batteryDetail?.observedAtMs ?? now;
-    const warmFull =
-      battery !== undefined &&
-      (battery.percentage === '100' || battery.status === 'FULL') &&
-      battery.temperature !== undefined &&
-      battery.temperature >= settings.swellingWarmCelsius;
+    const warmFull = (battery?.percentage === '100' || battery?.status === 'FULL') && (battery.temperature ?? -Infinity) >= settings.swellingWarmCelsius;
     const held = warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs ? Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000 : 0;
     const recorded = (h: readonly DaySample[]) => withExposure(withFigures(h, today, figures), dayOf(atMs), held);
     // The history is the udid's, which the phone chooses: linked only while no other listed device gives it (identity.ts).
