@@ -128,7 +128,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   const checkPowerCut = (serial: string, record: DeviceSnapshot | undefined) => {
     const entry = pauses.of(serial)!;
     const pause = entry.pause!;
-    const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
+    const { check, verdict } = checkCut(pause.cut!, powerReading(record), POWER_BOUNDS);
     if (check !== pause.cut) pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
     if (verdict.kind === 'cut') {
       stats.counter(CHARGE_POWER_CHECKS).add('cut');
