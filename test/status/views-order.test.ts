@@ -52,7 +52,8 @@ function lab() {
   registry.facet(BATTERY).set('android/SAM1', { signals: { heldFullSeconds: 7_200, chargerMillivolts: 9_000 } });
   registry.facet(facetKey<unknown>('wear', 'device')).set('android/SAM1', {
     history: [],
-    battery: { source: 'samsung', cycleCount: 300, healthPercent: 90 },
+    figures: { cycles: 300, health: 90 },
+    facts: { batterySource: 'samsung' },
     unread: [],
     findings: [{ reason: 'battery_cycles', days: 12, message: 'battery at 780 full cycles' }],
   });

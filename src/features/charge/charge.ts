@@ -11,11 +11,10 @@ import { limited } from '../../log/limited.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
 import { utcText, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
-import { OwedPauses } from './paused-report.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
-import { portHeldOff, type ChargeEntry, type PauseEnd } from './pauses.js';
-import { decideCharge, type ChargeSettings } from './policy.js';
-import { checkBack, checkCut, cutCheck, powerOf, type BackVerdict, type CutLook, type CutVerdict, type PowerBounds } from './power-check.js';
+import { ChargePauses, portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
+import { decideCharge } from './policy.js';
+import { checkBack, checkCut, cutCheck, powerOf, type PowerBounds } from './power-check.js';
 import type { PowerPaths } from './power-paths.js';
 import { recordKey } from '../../devices/record.js';
 import { counterKey } from '../../stats/counter.js';
@@ -80,16 +79,16 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   const { registry, logger, stats, clock, mapping } = ctx;
   const phones = ctx.platforms.phones;
   const c = ctx.settings.charge;
-  const policy: ChargeSettings = { ...c, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
-  const pauses = new OwedPauses(registry, phones.platform);
+  const policy = { ...c, maxPauseMs: c.maxPauseSeconds * 1000, waitBackMs: WAIT_BACK_MS };
+  const pauses = new ChargePauses(registry, phones.platform);
   /** What every listed phone claims, as of this look: a pause starts only for a phone whose identity holds (actions/trust.ts). */
   let claims: Claim[] = [];
 
   /** The pauses whose port is held off now. */
   const heldOff = () => pauses.entries().flatMap(([, e]) => (portHeldOff(e) ? [e.pause!] : []));
   /** Keeps the ports held off now (see pausedPortsFile). */
-  const keep = () => kept?.save(heldOff().map((p) => ({ hub: p.hub, port: p.port, udid: p.udid, way: p.way })));
-  const switchPort = (p: { way: PortWay; hub: string; port: number }, power: 'off' | 'on') => {
+  const keep = () => kept?.save(heldOff().map(({ hub, port, udid, way }) => ({ hub, port, udid, way })));
+  const switchPort = (p: HubPort & { way: PortWay }, power: 'off' | 'on') => {
     const found = ports[p.way];
     return found ? found.switch(p.hub, p.port, power) : Promise.reject(new Error(`no port switch for the way ${p.way}`));
   };
@@ -126,24 +125,21 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   });
 
   /** One look at whether a paused phone's port cut its power; one that did not is marked, said once, and its pause ends. */
-  const checkPowerCut = (serial: string, record: DeviceSnapshot | undefined): CutVerdict['kind'] => {
+  const checkPowerCut = (serial: string, record: DeviceSnapshot | undefined) => {
     const entry = pauses.of(serial)!;
     const pause = entry.pause!;
-    const { check, verdict } = checkCut(pause.cut!, { reading: powerReading(record) }, POWER_BOUNDS);
+    const { check, verdict } = checkCut(pause.cut!, powerReading(record), POWER_BOUNDS);
     if (check !== pause.cut) pauses.set(serial, { ...entry, pause: { ...pause, cut: check } });
     if (verdict.kind === 'cut') {
       stats.counter(CHARGE_POWER_CHECKS).add('cut');
-      logger.debug(
-        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen: verdict.seen },
-        `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`,
-      );
+      logger.debug({ ...about(pause), seen: verdict.seen }, `hub ${pause.hub} port ${pause.port} cut the power of ${pause.udid}`);
     }
     if (verdict.kind !== 'not-cut') return verdict.kind;
     const seen = `${verdict.readings} readings on power over ${Math.round(verdict.afterMs / 1000)} s with the port switched off`;
     stats.counter(CHARGE_POWER_CHECKS).add('not_cut');
     if (powerPaths.mark({ hub: pause.hub, port: pause.port, udid: pause.udid, seen, atWall: clock.wall() }))
       logger.warn(
-        { serial, udid: pause.udid, hub: pause.hub, port: pause.port, seen },
+        { ...about(pause), seen },
         `hub ${pause.hub} port ${pause.port} does not cut power: ${pause.udid} stayed on power (${seen}); ` +
           `charge control no longer switches this port. To pause this phone's charge, put it on a hub with real per-port power switching (${SUPPORTED_HUBS})`,
       );
@@ -151,7 +147,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
 
   /** Whether a phone whose pause ended shows power again: 'wait' keeps looking; not on power or not back by the bound is said once. */
-  const checkPowerBack = (serial: string, record: DeviceSnapshot | undefined, now: number): BackVerdict => {
+  const checkPowerBack = (serial: string, record: DeviceSnapshot | undefined, now: number) => {
     const pause = pauses.of(serial)!.pause!;
     const ended = pause.ended!;
     const since = ended.onWall ?? ended.atWall;
@@ -164,7 +160,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       stats.counter(CHARGE_POWER_CHECKS).add(verdict === 'not-charging' ? 'not_charging_again' : 'not_back');
       limited(logger).warn(
         verdict === 'not-charging' ? 'charge-not-again' : 'charge-not-back',
-        { serial, udid: pause.udid, hub: pause.hub, port: pause.port },
+        about(pause),
         verdict === 'not-charging'
           ? `${pause.udid} is back on adb after its charge pause but not on power ${waited} s after ${place} was switched on again: check the port's power (${check}), the cable and the hub's power supply`
           : `${pause.udid} is not back on adb ${waited} s after ${place} was switched on again at the end of its charge pause: check that the port is on (${check}) and the phone's cable`,
@@ -175,18 +171,17 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
   };
 
   /** The pause starts: kept from before its off switch; the cloud hears of it once the port is off (apply), not while the switch may still fail. */
-  const pause = (serial: string, udid: string, percent: number, now: number, place: HubPort, way: PortWay): SwitchIntent[] => {
+  const pause = (serial: string, udid: string, percent: number, now: number, place: HubPort, way: PortWay) => {
     const wall = clock.wall();
     const maxMs = policy.maxPauseMs;
     pauses.set(serial, {
+      failures: 0,
       ...pauses.of(serial),
-      failures: pauses.of(serial)?.failures ?? 0,
       pause: {
         udid,
         serial,
         way,
-        hub: place.hub,
-        port: place.port,
+        ...place,
         percent,
         since: now,
         sinceWall: wall,
@@ -197,7 +192,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     stats.counter(CHARGE_PAUSES).add();
     limited(logger).info(
       'charge-pause',
-      { serial, udid, hub: place.hub, port: place.port, percent },
+      { serial, udid, ...place, percent },
       `pausing the charge of ${udid}: battery at ${percent} % (high mark ${policy.highPercent} %) and the cloud says it is not booked; ` +
         `switching hub ${place.hub} port ${place.port} off until ${utcText(wall + maxMs)} at the latest`,
       serial,
@@ -205,14 +200,14 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     return [switching(serial, 'off')];
   };
 
-  const resume = (serial: string, why: PauseEnd, now: number, look: { changed(): void }): SwitchIntent[] => {
+  const resume = (serial: string, why: PauseEnd, now: number, look: { changed(): void }) => {
     const entry = pauses.of(serial)!;
     const p = entry.pause!;
     pauses.set(serial, { ...entry, pause: { ...p, ended: { why, at: now, atWall: clock.wall(), switchedOn: false, waitUntil: Infinity } } });
     stats.counter(CHARGE_ENDS).add(why);
     limited(logger).info(
       'charge-resume',
-      { serial, udid: p.udid, hub: p.hub, port: p.port, why },
+      { ...about(p), why },
       `ending the charge pause of ${p.udid}: ${WHY[why]}; switching hub ${p.hub} port ${p.port} on`,
       serial,
     );
@@ -315,7 +310,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
             () => pauses.forget(p.serial),
             (err: unknown) =>
               logger.warn(
-                { serial: p.serial, udid: p.udid, hub: p.hub, port: p.port, err: err instanceof Error ? err.message : String(err) },
+                { ...about(p), err: err instanceof Error ? err.message : String(err) },
                 `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
               ),
           ),
@@ -345,8 +340,8 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       return intents;
     },
     async apply({ serial, power }, look) {
-      const { hub, port, udid, way } = pauses.of(serial)!.pause!;
-      const output = await switchPort({ hub, port, way }, power);
+      const was = pauses.of(serial)!.pause!;
+      const output = await switchPort(was, power);
       const current = pauses.of(serial)!;
       const p = current.pause;
       const wall = clock.wall();
@@ -359,7 +354,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
         pause: p && (p.ended ? { ...p, ended } : power === 'off' ? { ...p, cut: cutCheck(wall) } : p),
       });
       const again = current.failures > 0 ? ` (after ${current.failures} failed tries)` : '';
-      logger.info({ serial, udid, hub, port, output }, `hub ${hub} port ${port} switched ${power}${again}`);
+      logger.info({ ...about(was), output }, `hub ${was.hub} port ${was.port} switched ${power}${again}`);
       keep();
       if (power === 'off') look.changed();
     },
@@ -392,7 +387,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
 }
 
 /** A paused phone's latest reading for the power check (its battery service's time and word); gone: off its source's list. */
-function powerReading(record: DeviceSnapshot | undefined): CutLook['reading'] {
+function powerReading(record: DeviceSnapshot | undefined) {
   if (record === undefined) return 'gone';
   if (!readSince(record, -Infinity)) return undefined;
   return { at: record.last?.batteryDetail?.observedAtMs ?? record.inventoriedAt, seen: powerOf(record.last) };
@@ -408,7 +403,12 @@ function targetOf(serial: string) {
   return `charge ${serial}`;
 }
 
+/** A pause's phone and port, as its lines' fields name them. */
+function about({ serial, udid, hub, port }: ChargePause) {
+  return { serial, udid, hub, port };
+}
+
 /** What an operator runs to switch a port on that the agent could not. */
-function byHand(p: { hub: string; port: number; way: PortWay }) {
+function byHand(p: HubPort & { way: PortWay }) {
   return p.way === 'uhubctl' ? `uhubctl -l ${p.hub} -p ${p.port} -a on` : `charge.command with hub ${p.hub}, port ${p.port}, action on`;
 }

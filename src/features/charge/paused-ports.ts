@@ -1,15 +1,10 @@
 import type { Logger } from '../../log/logger.js';
 import { StateFile } from '../../config/state-file.js';
 import { jsonObject } from '../../util/json-object.js';
+import type { ChargePause } from './pauses.js';
 
 /** A hub port charge control holds off on purpose. */
-export interface PausedPort {
-  hub: string;
-  port: number;
-  udid: string;
-  /** How it is switched: uhubctl, or the operator's command (charge.ways). */
-  way: 'uhubctl' | 'command';
-}
+export type PausedPort = Pick<ChargePause, 'hub' | 'port' | 'udid' | 'way'>;
 
 /** Where a list of hub ports is kept across runs (portsFile; none: not kept). */
 export interface PortsFile<T> {

@@ -1,6 +1,10 @@
+import { STATUS_UNAVAILABLE } from '../../cloud/types.js';
 import { facetKey, type Facet } from '../../devices/facet.js';
+import type { PresenceBound } from '../../devices/presence.js';
 import { keyParts, recordKey, type Platform } from '../../devices/record.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
+import { utcText } from '../../util/clock.js';
+import type { PortWay } from '../../config/charge-ways.js';
 
 /** A charge pause: the hub port behind a phone switched off on purpose (charge control). */
 export interface ChargePause {
@@ -8,7 +12,7 @@ export interface ChargePause {
   /** adb's serial when the pause started. */
   serial: string;
   /** How its port is switched (charge.ways): uhubctl, or the operator's command. */
-  way: 'uhubctl' | 'command';
+  way: PortWay;
   hub: string;
   port: number;
   /** The level (%) that started it. */
@@ -53,13 +57,18 @@ export interface ChargeEntry {
 /** Charge control's facet, kept by stable key past its records: a paused phone is off adb with no record, yet reported. */
 const CHARGE = facetKey<ChargeEntry>('charge', 'device');
 
-/** Charge pauses, by the serial of the platform's phone. Charge control writes them; the report, rows, recovery and metrics read. */
+/**
+ * Charge pauses, by the serial of the platform's phone. Charge control writes them; the report, rows, recovery and
+ * metrics read. A phone whose hub port is off on purpose drops off adb, and an absent device would go out UNPLUGGED:
+ * while charge control keeps its pause, the phone is owed in the presence ledger, UNAVAILABLE, with why and until when.
+ * Every write of a pause writes its entry too, so the ledger says what the facet says.
+ */
 export class ChargePauses {
   private readonly facet: Facet<ChargeEntry>;
 
   constructor(
-    registry: Pick<DeviceRegistry, 'facet'>,
-    protected readonly platform: Platform,
+    private readonly registry: Pick<DeviceRegistry, 'facet' | 'presence'>,
+    private readonly platform: Platform,
   ) {
     this.facet = registry.facet(CHARGE);
   }
@@ -69,11 +78,20 @@ export class ChargePauses {
   }
 
   set(serial: string, entry: ChargeEntry) {
-    this.facet.set(recordKey(this.platform, serial), entry);
+    const key = recordKey(this.platform, serial);
+    this.facet.set(key, entry);
+    // Owed while off adb (the report carries it with its last inventory): UNAVAILABLE, with why and until when.
+    this.registry.presence.owe(
+      { kind: 'charge-paused', scope: key },
+      entry.pause ? [{ udid: entry.pause.udid, key, says: { status: STATUS_UNAVAILABLE }, why: messageOf(entry.pause) }] : [],
+      WHILE_PAUSED,
+    );
   }
 
   forget(serial: string) {
-    this.facet.delete(recordKey(this.platform, serial));
+    const key = recordKey(this.platform, serial);
+    this.facet.delete(key);
+    this.registry.presence.end({ kind: 'charge-paused', scope: key });
   }
 
   /** Every entry with its serial, whatever the platform: what the report applies. */
@@ -93,4 +111,21 @@ export function pauseOfUdid(registry: Pick<DeviceRegistry, 'facet'>, udid: strin
 /** Whether the phone's port is off on purpose or being switched for a pause (from before its off switch to its on): recovery leaves it. */
 export function portHeldOff(charge: Pick<ChargeEntry, 'pause'>) {
   return charge.pause !== undefined && charge.pause.ended?.switchedOn !== true;
+}
+
+/** Charge control ends the pause itself (booked, its longest time, the phone back or awaited long enough): its bound is the pause's own. */
+const WHILE_PAUSED: PresenceBound = { while: 'charge control keeps the pause (its port off, or the phone awaited back)' };
+
+/** What the phone's message says of its pause. */
+export function messageOf(pause: Readonly<ChargePause>) {
+  const place = `hub ${pause.hub} port ${pause.port}`;
+  const { ended } = pause;
+  if (!ended)
+    return (
+      `charge paused to spare the battery: ${place} switched off at ${pause.percent} %; ` +
+      `on again by ${utcText(pause.untilWall)} at the latest, or as soon as the cloud books it`
+    );
+  const why = ended.why.replace(/_/g, ' ');
+  if (!ended.switchedOn) return `charge pause over (${why}) but ${place} is not on again yet; the agent keeps trying`;
+  return `charge pause over (${why}): ${place} on again since ${utcText(ended.atWall)}; waiting for the phone to come back on adb`;
 }

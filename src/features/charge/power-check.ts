@@ -28,11 +28,6 @@ export interface PowerBounds {
   readings: number;
 }
 
-export interface CutLook {
-  /** The phone's latest reading and when it was taken (wall ms), or gone: off its source's list. */
-  reading: { at: number; seen: PowerSeen } | 'gone' | undefined;
-}
-
 export type CutVerdict = { kind: 'wait' } | { kind: 'cut'; seen: 'off-power' | 'gone' } | { kind: 'not-cut'; readings: number; afterMs: number };
 
 /** A new check, from the moment the off switch worked. */
@@ -43,11 +38,15 @@ export function cutCheck(offAtWall: number): CutCheck {
 /**
  * One look at a paused phone; a check with a verdict stays. Off power or gone is a cut; a port keeps power only on
  * evidence: `readings` readings on power after the switch, the last taken at least `cutWithinMs` after it (by when it
- * was taken, not looked at). No reading is no evidence: the pause's own bounds end it.
+ * was taken, not looked at). No reading is no evidence: the pause's own bounds end it. `reading`: the phone's latest
+ * and when it was taken (wall ms), or gone: off its source's list.
  */
-export function checkCut(check: CutCheck, look: CutLook, b: PowerBounds): { check: CutCheck; verdict: CutVerdict } {
+export function checkCut(
+  check: CutCheck,
+  reading: { at: number; seen: PowerSeen } | 'gone' | undefined,
+  b: PowerBounds,
+): { check: CutCheck; verdict: CutVerdict } {
   if (check.verdict) return { check, verdict: { kind: 'wait' } };
-  const { reading } = look;
   if (reading === 'gone') return { check: { ...check, verdict: 'cut' }, verdict: { kind: 'cut', seen: 'gone' } };
   // Only a reading newer than the switch and than the last one counted.
   if (reading === undefined || (check.lastReadingAt !== undefined && reading.at <= check.lastReadingAt)) return { check, verdict: { kind: 'wait' } };

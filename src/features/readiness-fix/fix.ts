@@ -46,7 +46,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
   const { registry, logger } = ctx;
   const phones = ctx.platforms.phones;
   const fixes = registry.facet(FIXES);
-  const targets: readonly Target[] = targetsOf(parseReadinessChecks(ctx.settings.readiness.checks));
+  const targets = targetsOf(parseReadinessChecks(ctx.settings.readiness.checks));
   const inventory = registry.facet(READINESS_VALUES);
   /** The booking's refusal of a fix, said and counted once until a fix goes through (the runner's hold). */
   const refusal = (r: DeviceSnapshot, reason: string) => ({
@@ -95,7 +95,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     fixes.set(r.key, afterRead(fixes.get(r.key), failed ? undefined : values, ctx.clock.monotonic()));
   };
 
-  const fix = async (r: DeviceSnapshot, writes: readonly Write[], look: Applying): Promise<string> => {
+  const fix = async (r: DeviceSnapshot, writes: readonly Write[], look: Applying) => {
     const readBacks: ReadBack[] = [];
     /** The phone could not be asked through a write and its read-back (unplugged, its shell cut): the write it was, and why. */
     let cut: { write: Write; index: number; reason: string } | undefined;

@@ -22,9 +22,6 @@ export interface HoldVerdict {
   action: Disruption;
 }
 
-/** Each device's verdict at this look, by its key. */
-export type Verdicts = ReadonlyMap<string, HoldVerdict>;
-
 /**
  * A phone recovery can do no more for says a person is needed while it stays wedged; `kickAfter`: the failures a kick
  * waits for; a phone under it no longer needs recovery.
@@ -34,19 +31,17 @@ export function noteAttention(
   logger: Logger,
   kickAfter: number,
   records: readonly DeviceSnapshot[],
-  attention: ReadonlyMap<string, string>,
-  /** The keys whose line is said elsewhere (their hub's, once): the note only. */
-  quiet: ReadonlySet<string> = new Set(),
+  /** Why, by key; quiet: its line is said elsewhere (its hub's, once), the note only. */
+  attention: ReadonlyMap<string, { reason: string; quiet?: boolean }>,
 ) {
   for (const r of records) {
-    const reason = attention.get(r.key);
+    const { reason, quiet } = attention.get(r.key) ?? {};
     const noted = notes.get(r.key);
     if (reason !== undefined) {
       const text = attentionText(reason);
       if (noted !== text) {
         notes.set(r.key, text);
-        if (!quiet.has(r.key))
-          limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
+        if (!quiet) limited(logger).warn('recovery-needs-person', { serial: r.serial, udid: r.udid, reason }, `device ${r.udid ?? r.serial} ${text}`, r.serial);
       }
     } else if (noted !== undefined && r.state !== 'offline' && r.failures < kickAfter) {
       notes.delete(r.key);
@@ -55,7 +50,12 @@ export function noteAttention(
 }
 
 /** A device the gate holds an action back from says so, counted and logged once per answer, until let through or not needed. */
-export function noteHolds(look: Pick<ActionLook, 'hold' | 'release'>, kickAfter: number, records: readonly DeviceSnapshot[], verdicts: Verdicts) {
+export function noteHolds(
+  look: Pick<ActionLook, 'hold' | 'release'>,
+  kickAfter: number,
+  records: readonly DeviceSnapshot[],
+  verdicts: ReadonlyMap<string, HoldVerdict>,
+) {
   for (const r of records) {
     const asked = verdicts.get(r.key);
     const verdict = asked?.verdict;

@@ -3,7 +3,7 @@
 // configured network device. It never restarts the adb server.
 import { CONNECT_TIMING, connectBackoff, FRESH, type BackoffIntent, type ConnectEntry, type ConnectTiming } from './connects.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
-import type { UsbSeen } from '../../devices/usb-evidence.js';
+import type { UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
 
 /** Recovery's settings, and the connect backoff of `networkDevices` (ConnectTiming). */
 export interface RecoverySettings extends ConnectTiming {
@@ -80,6 +80,9 @@ export const LOST_TOGETHER_MS = 10 * 60_000;
 
 /** The layers whose verdict on a port covers every phone behind it: no phone of them is helped one by one. */
 const WIDE_LAYERS = new Set(['controller', 'hub-power', 'hub']);
+
+/** The USB layer's blame of a phone's port, when it blames a layer wider than the phone. */
+const wideBlame = ({ blame }: { blame?: UsbBlame }) => (blame && WIDE_LAYERS.has(blame.layer) ? blame : undefined);
 
 /** What the policy reads of a device's registry record. */
 export interface ListedDevice {
@@ -365,24 +368,23 @@ export class RecoveryPolicy {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
     const byHub = new Map<string, typeof unseen>();
     for (const u of unseen) {
-      const hub = u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer) ? u.usb.blame.subject : u.usb.hub;
+      const hub = wideBlame(u.usb)?.subject ?? u.usb.hub;
       byHub.set(hub, [...(byHub.get(hub) ?? []), u]);
     }
     const actions: RecoveryAction[] = [];
     for (const [hub, group] of byHub) {
       const times = group.map((u) => u.usb.at);
-      const blamed = group.some((u) => u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer));
+      const blame = group.map((u) => wideBlame(u.usb)).find((b) => b !== undefined);
       const together = group.length >= 2 && Math.max(...times) - Math.min(...times) <= LOST_TOGETHER_MS;
-      if (!blamed && !together) {
+      if (!blame && !together) {
         for (const { d, usb } of group) actions.push(this.unseenStep(d, usb, now, mayDisturb));
         continue;
       }
       const serials = group.map((u) => u.d.serial).sort();
-      const evidence = group.find((u) => u.usb.blame && WIDE_LAYERS.has(u.usb.blame.layer))?.usb.blame?.evidence;
       const reason = `${serials.length} phone(s) of hub ${hub} are off USB together (${group
         .map((u) => u.usb.port)
         .sort()
-        .join(', ')}): ${evidence ?? 'the hub, its power supply or its cable to the host, not these phones'}`;
+        .join(', ')}): ${blame?.evidence ?? 'the hub, its power supply or its cable to the host, not these phones'}`;
       actions.push({ kind: 'hub-lost', hub, serials, reason });
       const note = `hub ${hub} lost its phones together (the kernel has none of them on a port): check the hub, its power supply and its cable; an adb kick cannot reach a phone the kernel does not see`;
       for (const { d } of group) actions.push({ ...person(d, note), quiet: true });

@@ -44,16 +44,9 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   const portPower = r.powerCycle ? ctx.uhubctl : undefined;
   // 0 turns kicking off: no number of failures reaches it.
   const kickAfter = r.kickAfterShellFailures > 0 ? r.kickAfterShellFailures : Infinity;
+  const offlineCooldownMs = r.offlineCooldownSeconds * 1000;
   const policy = new RecoveryPolicy(
-    {
-      reconnectOffline: r.reconnectOffline,
-      offlineCooldownMs: r.offlineCooldownSeconds * 1000,
-      kickAfterFailures: kickAfter,
-      kickCooldownMs: r.kickCooldownSeconds * 1000,
-      maxKicksPerHour: r.maxKicksPerHour,
-      ...CONNECT_TIMING,
-      powerCycle: r.powerCycle,
-    },
+    { ...r, ...CONNECT_TIMING, offlineCooldownMs, kickAfterFailures: kickAfter, kickCooldownMs: r.kickCooldownSeconds * 1000 },
     settings.networkDevices,
   );
   const now = () => clock.monotonic();
@@ -81,7 +74,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   /** The runner's intent for an action: the offline reconnect counted for its cooldown, a kick or cycle with the failure count. */
   const intentOf = (action: RecoveryAction) => {
     const count = { key: RECOVERY_ACTIONS, labels: [actionName(action.kind)] };
-    if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: r.offlineCooldownSeconds * 1000 } };
+    if (action.kind === 'reconnect-offline') return { target: OFFLINE_RECONNECT_TARGET, action, count, counted: { keepMs: offlineCooldownMs } };
     const target = `${action.kind} ${targetOf(action)}`;
     if (action.kind !== 'kick' && action.kind !== 'power-cycle') return { target, action, count };
     // The phone it is for: the flight recorder keeps it in that phone's history (ActionDone).
@@ -184,8 +177,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
         refuse(action.serial, actionName(action.kind), why);
         return undefined;
       };
-      const attention = new Map<string, string>();
-      const quiet = new Set<string>();
+      const attention = new Map<string, { reason: string; quiet?: boolean }>();
       const lostHubs = new Set<string>();
       const intents: RecoveryIntent[] = [];
       for (const planned of connects.take(policy.tick(devices, at, { ...facts, cleared }))) {
@@ -194,11 +186,10 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
           if (hubsSaid.say(planned.hub)) intents.push({ target: planned.hub, action: planned, now: true });
           continue;
         }
-        if (planned.kind === 'needs-person' && planned.quiet) quiet.add(planned.key);
         const action = trusted(planned);
         if (!action) continue;
         if (action.kind === 'needs-person') {
-          attention.set(action.key, action.reason);
+          attention.set(action.key, action);
           continue;
         }
         if (action.kind === 'reconnect-offline') for (const serial of action.serials) escalations.reconnected(serial);
@@ -212,7 +203,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
       // An episode ends when the hub has no phones lost together left: the next one is said again.
       hubsSaid.retain((hub) => lostHubs.has(hub));
       noteHolds(look, kickAfter, records, verdicts);
-      noteAttention(notes, logger, kickAfter, records, attention, quiet);
+      noteAttention(notes, logger, kickAfter, records, attention);
       return intents;
     },
     apply: ({ action }) => carryOut(carrying(), action),

@@ -43,8 +43,7 @@ type ProtectionIntent = Intent & { phone: DeviceSnapshot } & (
 
 /** Whether the phone is a Samsung, from its inventory's brand (ro.product.brand, else the manufacturer). */
 function isSamsung(r: DeviceSnapshot) {
-  const brand = r.last?.brandName;
-  return r.last === undefined ? undefined : brand !== undefined && /^samsung$/i.test(brand.trim());
+  return r.last && /^samsung$/i.test(r.last.brandName?.trim() ?? '');
 }
 
 /**

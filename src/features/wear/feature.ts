@@ -35,11 +35,9 @@ interface WearState {
   look: DaySample[];
   /** What the last reading told beyond the history. */
   now: Now;
-  battery?: Pick<BatteryWear, 'cycleCount' | 'healthPercent' | 'source'>;
-  storageLifeUsed?: number;
-  maxAppId?: number;
-  leftovers?: number;
-  tmpKib?: number;
+  figures: Figures;
+  /** The row's figures of the last reading beside the findings (WearRow). */
+  facts: WearRow['wear'];
   unread: WearReading['unread'];
   findings: Finding[];
   /** Why no history was read or written for it (another listed device gives its udid), while none is. */
@@ -113,11 +111,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     // Time held full and warm: between two readings of this phone both full and warm, up to MAX_GAP_MS.
     const battery = info?.battery;
     const atMs = info?.batteryDetail?.observedAtMs ?? now;
-    const warmFull =
-      battery !== undefined &&
-      (battery.percentage === '100' || battery.status === 'FULL') &&
-      battery.temperature !== undefined &&
-      battery.temperature >= settings.swellingWarmCelsius;
+    const warmFull = (battery?.percentage === '100' || battery?.status === 'FULL') && (battery.temperature ?? -Infinity) >= settings.swellingWarmCelsius;
     const held = warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs ? Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000 : 0;
     const recorded = (h: readonly DaySample[]) => withExposure(withFigures(h, today, figures), dayOf(atMs), held);
     // The history is the udid's, which the phone chooses: linked only while no other listed device gives it (identity.ts).
@@ -128,15 +122,18 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     const history = udid !== undefined && noForecast === undefined ? recorded(stored.get(udid) ?? []) : look;
     const nowFacts: Now = dropUndefined({ tmpKib: reading?.tmp?.kib, preEol: reading?.storage?.preEol });
     const findings = judgeWear(history, nowFacts, settings, today);
-    const first = batteries[0];
     const next: WearState = dropUndefined({
       look,
       now: nowFacts,
-      battery: first && dropUndefined({ source: first.source, cycleCount: figures.cycles, healthPercent: figures.health }),
-      storageLifeUsed: latest(history, 'lifeUsed'),
-      maxAppId: figures.appId,
-      leftovers: reading?.thirdParty && settings.baselinePackages.length > 0 ? leftovers(reading.thirdParty, settings.baselinePackages).length : undefined,
-      tmpKib: reading?.tmp?.kib,
+      figures,
+      facts: dropUndefined({
+        batterySource: batteries[0]?.source,
+        storageLifeUsedPercent: latest(history, 'lifeUsed'),
+        maxAppId: figures.appId,
+        leftoverPackages:
+          reading?.thirdParty && settings.baselinePackages.length > 0 ? leftovers(reading.thirdParty, settings.baselinePackages).length : undefined,
+        tmpKib: reading?.tmp?.kib,
+      }),
       unread: reading?.unread ?? [],
       findings,
       noForecast,
@@ -178,10 +175,8 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
   // Bounded whatever comes and goes: a phone not read for the history's horizon is forgotten, and at most MAX_PHONES
   // are kept (those read longest ago go first), as the histories are (store.ts).
   const forget = (now: number, today: number) => {
-    const entries = state.entries();
-    for (const [key, w] of entries) if (now - w.readAtMs > FORGET_MS) state.delete(key);
-    const left = entries.filter(([key]) => state.get(key) !== undefined);
-    if (left.length > MAX_PHONES) for (const [key] of left.sort((a, b) => a[1].readAtMs - b[1].readAtMs).slice(0, left.length - MAX_PHONES)) state.delete(key);
+    const byAge = state.entries().sort((a, b) => a[1].readAtMs - b[1].readAtMs);
+    for (const [i, [key, w]] of byAge.entries()) if (i < byAge.length - MAX_PHONES || now - w.readAtMs > FORGET_MS) state.delete(key);
     bound(stored, today);
   };
 
@@ -218,8 +213,8 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     ),
     notes: (device) => (state.get(device.key)?.findings ?? []).filter(near).map((f) => f.message),
     fields: () => [
-      { key: 'batteryCycles', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.cycleCount },
-      { key: 'batteryHealthPercent', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.battery?.healthPercent },
+      { key: 'batteryCycles', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.figures.cycles },
+      { key: 'batteryHealthPercent', place: { before: 'storageFreeBytes' }, value: (s) => state.get(s.device?.key ?? '')?.figures.health },
       {
         key: 'wear',
         place: { before: 'storageFreeBytes' },
@@ -228,11 +223,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
           if (!w) return undefined;
           const f = w.findings[0];
           return dropUndefined({
-            batterySource: w.battery?.source,
-            storageLifeUsedPercent: w.storageLifeUsed,
-            maxAppId: w.maxAppId,
-            leftoverPackages: w.leftovers,
-            tmpKib: w.tmpKib,
+            ...w.facts,
             daysLeft: f?.days,
             reason: f?.reason,
             noForecast: w.noForecast,

@@ -54,8 +54,6 @@ export class WearFile extends StateFile<Histories> {
  */
 export function bound(histories: Histories, today: number) {
   const newest = (h: readonly DaySample[]) => h.at(-1)?.day ?? -Infinity;
-  for (const [udid, h] of histories) if (newest(h) <= today - KEPT_DAYS) histories.delete(udid);
-  if (histories.size <= MAX_PHONES) return;
-  const oldest = [...histories].sort((a, b) => newest(a[1]) - newest(b[1])).slice(0, histories.size - MAX_PHONES);
-  for (const [udid] of oldest) histories.delete(udid);
+  const byAge = [...histories].sort((a, b) => newest(a[1]) - newest(b[1]));
+  for (const [i, [udid, h]] of byAge.entries()) if (i < byAge.length - MAX_PHONES || newest(h) <= today - KEPT_DAYS) histories.delete(udid);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
-import type { ChargePause } from '../../../src/features/charge/pauses.js';
-import { OwedPauses, withChargePauses } from '../../../src/features/charge/paused-report.js';
+import { ChargePauses, type ChargePause } from '../../../src/features/charge/pauses.js';
+import { withChargePauses } from '../../../src/features/charge/paused-report.js';
 import { kindsOf } from '../../../src/devices/presence.js';
 
 const info = (udid: string, over: Partial<DeviceInfo> = {}): DeviceInfo => ({
@@ -43,7 +43,7 @@ function inventoried(): DeviceRegistry {
 }
 
 /** The report's devices as the reporter has them: the present ones, then what the presence ledger carries, then the charge pass. */
-function reported(present: DeviceInfo[], registry: DeviceRegistry, pauses: OwedPauses): DeviceInfo[] {
+function reported(present: DeviceInfo[], registry: DeviceRegistry, pauses: ChargePauses): DeviceInfo[] {
   const { carried } = registry.presence.report(present, 0, (d) => registry.readings.inventoryOf(d.udid, d.key));
   return withChargePauses([...present, ...carried.map((c) => c.info)], pauses, kindsOf(carried));
 }
@@ -51,7 +51,7 @@ function reported(present: DeviceInfo[], registry: DeviceRegistry, pauses: OwedP
 describe('charge pauses in the report', () => {
   it('reports a paused phone off adb with its last inventory, UNAVAILABLE, saying why and until when', () => {
     const registry = inventoried();
-    const pauses = new OwedPauses(registry, 'android');
+    const pauses = new ChargePauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     const out = reported([info('OTHER')], registry, pauses);
     expect(registry.presence.owed().map((e) => e.reason)).toEqual([{ kind: 'charge-paused', scope: 'android/S1' }]);
@@ -66,7 +66,7 @@ describe('charge pauses in the report', () => {
 
   it('marks a paused phone still on adb, and leaves one back after its pause to speak for itself', () => {
     const registry = inventoried();
-    const pauses = new OwedPauses(registry, 'android');
+    const pauses = new ChargePauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     expect(reported([info('P1', { message: 'battery hot' })], registry, pauses)[0]).toMatchObject({
       status: 'UNAVAILABLE',
@@ -89,7 +89,7 @@ describe('charge pauses in the report', () => {
 
   it('says nothing of a pause whose off switch has not worked yet: the phone still on adb charges as before', () => {
     const registry = inventoried();
-    const pauses = new OwedPauses(registry, 'android');
+    const pauses = new ChargePauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause({ cut: undefined }) });
     expect(reported([info('P1', { message: 'battery hot' })], registry, pauses)).toEqual([info('P1', { message: 'battery hot' })]);
     // The switch worked: now it is news.
@@ -99,7 +99,7 @@ describe('charge pauses in the report', () => {
 
   it("a paused phone a failed source carries keeps the pause's note beside the failure's", () => {
     const registry = inventoried();
-    const pauses = new OwedPauses(registry, 'android');
+    const pauses = new ChargePauses(registry, 'android');
     pauses.set('S1', { failures: 0, pause: pause() });
     // adb did not answer: its phones go out with their last state, this one among them.
     registry.presence.owe(

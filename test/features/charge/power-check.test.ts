@@ -38,14 +38,14 @@ describe('checkCut: after the off switch', () => {
   const start = cutCheck(OFF_AT);
 
   it('a phone gone from its port, or off power, is a cut', () => {
-    expect(checkCut(start, { reading: 'gone' }, BOUNDS).verdict).toEqual({ kind: 'cut', seen: 'gone' });
-    expect(checkCut(start, { reading: { at: OFF_AT + 3_000, seen: 'off-power' } }, BOUNDS).verdict).toEqual({ kind: 'cut', seen: 'off-power' });
+    expect(checkCut(start, 'gone', BOUNDS).verdict).toEqual({ kind: 'cut', seen: 'gone' });
+    expect(checkCut(start, { at: OFF_AT + 3_000, seen: 'off-power' }, BOUNDS).verdict).toEqual({ kind: 'cut', seen: 'off-power' });
   });
 
   it('names the port only after two readings on power, the last taken 20 s after the switch or later', () => {
     let check = start;
     const look = (at: number) => {
-      const next = checkCut(check, { reading: { at, seen: 'on-power' } }, BOUNDS);
+      const next = checkCut(check, { at, seen: 'on-power' }, BOUNDS);
       check = next.check;
       return next.verdict;
     };
@@ -56,13 +56,13 @@ describe('checkCut: after the off switch', () => {
     expect(look(OFF_AT + 12_000), 'two readings, but too soon').toEqual({ kind: 'wait' });
     expect(look(OFF_AT + 21_000)).toEqual({ kind: 'not-cut', readings: 3, afterMs: 21_000 });
     // Decided: nothing changes it.
-    expect(checkCut(check, { reading: 'gone' }, BOUNDS)).toEqual({ check, verdict: { kind: 'wait' } });
+    expect(checkCut(check, 'gone', BOUNDS)).toEqual({ check, verdict: { kind: 'wait' } });
   });
 
   it('no evidence: a reading from before the switch, one that says nothing of power, or none', () => {
-    expect(checkCut(start, { reading: { at: OFF_AT - 1, seen: 'on-power' } }, BOUNDS)).toEqual({ check: start, verdict: { kind: 'wait' } });
-    expect(checkCut(start, { reading: undefined }, BOUNDS)).toEqual({ check: start, verdict: { kind: 'wait' } });
-    const silent = checkCut(start, { reading: { at: OFF_AT + 30_000, seen: 'unknown' } }, BOUNDS);
+    expect(checkCut(start, { at: OFF_AT - 1, seen: 'on-power' }, BOUNDS)).toEqual({ check: start, verdict: { kind: 'wait' } });
+    expect(checkCut(start, undefined, BOUNDS)).toEqual({ check: start, verdict: { kind: 'wait' } });
+    const silent = checkCut(start, { at: OFF_AT + 30_000, seen: 'unknown' }, BOUNDS);
     expect(silent.verdict).toEqual({ kind: 'wait' });
     expect(silent.check.onPower).toBe(0);
   });
