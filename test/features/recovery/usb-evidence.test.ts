@@ -44,6 +44,8 @@ describe('recovery on the USB layer evidence', () => {
     await bed.advance(30 * 60_000);
     expect(hubLines()).toHaveLength(1);
     expect(bed.stats.counter(RECOVERY_USB).get('hub_lost')).toBe(1);
+    // The hub's line is its phones': no phone's own line says it needs a person.
+    expect(bed.lines(/needs a person|a person is needed/)).toEqual([]);
     // Back on their ports: the episode ends. Lost together again: a new one, said again.
     for (const [n, serial] of ['R58H0001', 'R58H0002'].entries()) phones.set(serial, { enumerated: true, port: `1-1.4.${n + 1}` });
     await bed.advance(60_000);
