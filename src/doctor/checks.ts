@@ -4,8 +4,7 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ReadinessAnswer, ServiceDoctor } from '../platforms/doctor.js';
-import type { WearReading } from '../platforms/wear.js';
+import type { ServiceDoctor } from '../platforms/doctor.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -32,14 +31,10 @@ import {
 } from './findings.js';
 import { compareStrings } from '../util/compare.js';
 
-/** A device as the service lists it: its serial and the service's state string. */
+/** A device as the service lists it: its serial and the service's state string; the long listing also places it (usb path, transport id). */
 interface ListedDevice {
   serial: string;
   state: string;
-}
-
-/** A device as the service's long listing places it (usb path, transport id). */
-interface LongListedDevice extends ListedDevice {
   usb?: string;
   transportId?: string;
 }
@@ -50,7 +45,7 @@ export interface DoctorAdb {
   version(): Promise<number>;
   listDevices(): Promise<ListedDevice[]>;
   /** adb's long listing (usb path, transport id); without it the doctor shows no USB topology. */
-  listDevicesLong?(): Promise<LongListedDevice[]>;
+  listDevicesLong?(): Promise<ListedDevice[]>;
   shell(serial: string, command: string, options: { timeoutMs: number; maxBytes?: number }): Promise<{ output: string }>;
 }
 
@@ -101,7 +96,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   if (devices.length === 0) return [...items, noDevicesItem()];
   // The long listing only adds where each device is plugged: without it, the rest stands.
   const long = adb.listDevicesLong
-    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): LongListedDevice[] => [])
+    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): ListedDevice[] => [])
     : [];
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
@@ -109,40 +104,23 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const features = options.features ?? [];
   const reads = new Set(features.flatMap((f) => f.reads ?? []));
   const service = options.service;
-  const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
+  // The phones as the features read them too: the battery and the readiness sections parsed by the platform.
+  const phones = await mapLimit(sorted, options.concurrency, async (device) => ({
     ...(await deviceFacts(adb, service, device, hidden, options.shellTimeoutMs, reads)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
-  // The phones as the features read them: the battery and the readiness sections parsed by the platform.
-  const phones = facts.map(({ serial, state, unread, usb, battery, readiness, wear, udid }): DoctorPhone => ({
-    serial,
-    state,
-    unread,
-    usb,
-    battery: battery === undefined ? undefined : service.battery(battery),
-    readiness: readiness && { reading: service.parseReadiness(readiness.text), brand: readiness.brand },
-    wear,
-    udid,
-  }));
   return [
     ...items,
-    ...facts.flatMap((f, i) => [deviceItem(f, service), ...features.flatMap((d) => d.phone?.(phones[i]!) ?? [])]),
+    ...phones.flatMap((p) => [deviceItem(p, service), ...features.flatMap((d) => d.phone?.(p) ?? [])]),
     ...features.flatMap((d) => d.phones?.(phones) ?? []),
     ...features.flatMap((d) => d.ports?.(phones) ?? []),
   ];
 }
 
-async function deviceFacts(
-  adb: DoctorAdb,
-  service: ServiceDoctor,
-  device: ListedDevice,
-  hidden: Set<string>,
-  timeoutMs: number,
-  reads: ReadonlySet<string>,
-): Promise<PhoneFacts> {
+async function deviceFacts(adb: DoctorAdb, service: ServiceDoctor, device: ListedDevice, hidden: Set<string>, timeoutMs: number, reads: ReadonlySet<string>) {
   const [battery, readiness, wear] = ['battery', 'readiness', 'wear'].map((r) => reads.has(r));
-  const facts: PhoneFacts = { serial: device.serial, state: device.state };
+  const facts: DeviceFacts & DoctorPhone = { serial: device.serial, state: device.state };
   // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
   const judgeHidden = (udid: string) => {
     facts.udid = udid;
@@ -174,10 +152,13 @@ async function deviceFacts(
     const worn = wear ? service.wear(output) : undefined;
     if (worn) facts.wear = worn;
     // The readiness part is whole when the output is, or when a wear section after it arrived.
-    if (answer) facts.readiness = facts.unread === undefined || worn !== undefined ? answer : { text: '' };
+    if (answer) {
+      const whole = facts.unread === undefined || worn !== undefined ? answer : { text: '' };
+      facts.readiness = { reading: service.parseReadiness(whole.text), brand: whole.brand };
+    }
     const { udid, rest } = service.udid(head.slice(head.indexOf('\n') + 1), device.serial);
     judgeHidden(udid ?? device.serial);
-    if (battery) facts.battery = rest;
+    if (battery) facts.battery = service.battery(rest);
     const model = parseModel(head);
     if (model === undefined) facts.unread = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
@@ -187,9 +168,6 @@ async function deviceFacts(
   }
   return facts;
 }
-
-/** What the one shell of a phone told: its facts, the parts the features read, and why a part is missing. */
-type PhoneFacts = DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading };
 
 /** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
 export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {
