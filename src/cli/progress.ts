@@ -69,8 +69,8 @@ export class StatusLine extends Writable implements Sink {
   }
 }
 
-/** Within the terminal's width: a line that wraps cannot be rewritten in place. */
-function fit(text: string, width: number) {
+/** At most `width` characters, "…" marking the cut: a status line that wraps cannot be rewritten in place, a table cell must not make its row a megabyte. */
+export function fit(text: string, width: number) {
   const chars = [...text];
   return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
 }
