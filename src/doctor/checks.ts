@@ -2,6 +2,7 @@
 // throws, and turns what it saw into checklist items with findings.ts. A failing check never stops another.
 
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ServiceDoctor } from '../platforms/doctor.js';
@@ -170,12 +171,11 @@ async function deviceFacts(adb: DoctorAdb, service: ServiceDoctor, device: Liste
 }
 
 /** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
-export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) => {
-      resolve(error ? undefined : stdout);
-    });
-  });
+export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000) {
+  return promisify(execFile)('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }).then(
+    (r) => r.stdout,
+    () => undefined,
+  );
 }
 
 /** One GET /devices: the credentials, then the clock from the answer's Date header. */
