@@ -12,11 +12,11 @@ export interface DaemonView {
 }
 
 /** The running daemon's rows, or undefined when there is none to ask, or it does not answer with them. */
-export async function daemonView(stateDir: string, timeoutMs = 3_000): Promise<DaemonView | undefined> {
+export async function daemonView(stateDir: string): Promise<DaemonView | undefined> {
   const kept = keptState(stateDir);
   if (!kept?.listening || kept.bound === undefined || !stillRuns(kept)) return undefined;
   // An endpoint on every address is asked on loopback.
-  const answer = await ask(`http://${localAddress(kept.bound)}/api/devices`, timeoutMs, Infinity);
+  const answer = await ask(`http://${localAddress(kept.bound)}/api/devices`, 3_000, Infinity);
   try {
     const rows = answer.kind === 'answer' && answer.status === 200 ? (JSON.parse(answer.body) as { rows?: unknown }).rows : undefined;
     return Array.isArray(rows) ? { pid: kept.pid, rows: rows as DeviceRow[] } : undefined;

@@ -76,7 +76,7 @@ export function fit(text: string, width: number) {
 }
 
 /** "3 phones' inventories (R58M1234, XIAOMI01, PIXEL001)", naming the first few. */
-export function waitingFor(count: number, one: string, many: string, names: readonly string[], shown = 3) {
-  const listed = names.slice(0, shown).join(', ') + (names.length > shown ? `, … ${names.length - shown} more` : '');
+export function waitingFor(count: number, one: string, many: string, names: readonly string[]) {
+  const listed = names.slice(0, 3).join(', ') + (names.length > 3 ? `, … ${names.length - 3} more` : '');
   return `${count} ${count === 1 ? one : many}${listed ? ` (${listed})` : ''}`;
 }
