@@ -212,29 +212,21 @@ export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeI
 }
 
 /** Why the agent could not create a file in dir (making dir first if needed), or undefined when it could. */
-export function unwritable(dir: string) {
-  let at = dir;
-  for (;;) {
-    let isDir: boolean;
-    try {
-      isDir = statSync(at).isDirectory();
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        const parent = dirname(at);
-        if (parent === at) return 'ENOENT';
-        at = parent;
-        continue;
-      }
-      return code ?? 'error';
-    }
-    if (!isDir) return `${at} is not a directory`;
-    try {
-      accessSync(at, constants.W_OK | constants.X_OK);
-      return undefined;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code ?? 'not writable';
-    }
+export function unwritable(dir: string): string | undefined {
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return code ?? 'error';
+    // Not there yet: the agent would make it in its nearest parent that is.
+    return dirname(dir) === dir ? 'ENOENT' : unwritable(dirname(dir));
+  }
+  if (!isDir) return `${dir} is not a directory`;
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'not writable';
   }
 }
 
