@@ -36,15 +36,15 @@ export class UsageError extends Error {
 
 export function parseCli(argv: readonly string[]): CliArgs {
   const positionals: string[] = [];
-  /** `spelled` as typed: --dry-run, -h. */
-  const raw: Array<{ spelled: string; value?: string }> = [];
+  /** `spelled` as typed: --dry-run, -h; `name` the parser's: the long name of a short one it declares. */
+  const raw: Array<{ name: string; spelled: string; value?: string }> = [];
   const { tokens } = parseArgs({ args: [...argv], options: parserOptions(), strict: false, allowPositionals: true, tokens: true });
   for (const token of tokens) {
     if (token.kind === 'positional') positionals.push(token.value);
     else if (token.kind === 'option') {
       // "--config --dry-run": the parser takes the next word whatever it is; a flag there is no value.
       const taken = token.inlineValue === false && token.value?.startsWith('-') ? undefined : token.value;
-      raw.push({ spelled: token.rawName, value: taken });
+      raw.push({ name: token.name, spelled: token.rawName, value: taken });
     }
   }
 
@@ -57,7 +57,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
         ? positionals[1]
         : undefined;
   const given = raw.map((r) => {
-    const flag = findFlag(r.spelled);
+    const flag = allFlags().find((f) => f.name === r.name);
     if (!flag) {
       const candidates = (named ? COMMANDS[named].flags : allFlags()).map((f) => `--${f.name}`);
       throw new UsageError(`unknown flag ${r.spelled}${didYouMean(closest(r.spelled, candidates, '--'))}`, named);
@@ -124,13 +124,6 @@ function parserOptions(): Record<string, { type: 'string' | 'boolean'; short?: s
   return Object.fromEntries(
     allFlags().map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short ? { short: f.short } : {}) }] as const),
   );
-}
-
-function findFlag(spelled: string) {
-  const flags = allFlags();
-  if (/^-[^-]$/.test(spelled)) return flags.find((f) => f.short === spelled.slice(1));
-  if (!spelled.startsWith('--')) return undefined;
-  return flags.find((f) => f.name === spelled.slice(2));
 }
 
 function commandNamed(name: string) {

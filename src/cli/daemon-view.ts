@@ -4,7 +4,7 @@
 // its endpoint is off, behind TLS or basic auth, or it does not answer in time) leaves `list` to read the phones itself.
 import type { DeviceRow } from '../devices/feature-view.js';
 import { keptState, stillRuns } from '../status/endpoint-state.js';
-import { http } from '../util/node-http.js';
+import { ask, localAddress } from '../doctor/status-endpoint.js';
 
 export interface DaemonView {
   pid: number;
@@ -12,33 +12,15 @@ export interface DaemonView {
 }
 
 /** The running daemon's rows, or undefined when there is none to ask, or it does not answer with them. */
-export async function daemonView(stateDir: string, timeoutMs = 3_000): Promise<DaemonView | undefined> {
+export async function daemonView(stateDir: string): Promise<DaemonView | undefined> {
   const kept = keptState(stateDir);
   if (!kept?.listening || kept.bound === undefined || !stillRuns(kept)) return undefined;
   // An endpoint on every address is asked on loopback.
-  const at = kept.bound.replace(/^0\.0\.0\.0:/, '127.0.0.1:').replace(/^\[::\]:/, '[::1]:');
-  const text = await get(`http://${at}/api/devices`, timeoutMs).catch(() => undefined);
+  const answer = await ask(`http://${localAddress(kept.bound)}/api/devices`, 3_000, Infinity);
   try {
-    const rows = (JSON.parse(text ?? '') as { rows?: unknown }).rows;
+    const rows = answer.kind === 'answer' && answer.status === 200 ? (JSON.parse(answer.body) as { rows?: unknown }).rows : undefined;
     return Array.isArray(rows) ? { pid: kept.pid, rows: rows as DeviceRow[] } : undefined;
   } catch {
     return undefined;
   }
-}
-
-function get(url: string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { timeout: timeoutMs }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        return reject(new Error(`HTTP ${res.statusCode}`));
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer in time')));
-    req.on('error', reject);
-  });
 }

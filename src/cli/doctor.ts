@@ -23,7 +23,6 @@ import {
   settingFailed,
   settingsItem,
   variableWarning,
-  type CloudTarget,
 } from '../doctor/findings.js';
 import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
@@ -64,7 +63,7 @@ export async function doctor(
     if (!(error instanceof ConfigError)) throw error;
     config.push(cloudSettingsFailed(error.problems.map((p) => p.message)));
   }
-  const target: CloudTarget | undefined = credentials && {
+  const target = credentials && {
     baseUrl: settings.baseUrl,
     username: credentials.username,
     keySource: credentials.source,
@@ -123,18 +122,17 @@ export async function doctor(
       hubHelperItems(settings).then((items) => named('hub.helper', items)),
     ),
   ]);
-  const adbChecked = (async (): Promise<CheckItem[]> => {
-    if (!parts) return [adbAddressFailed(addressError, serviceDoctor)];
-    return checkAdb(wait.adb(parts.services.adb, 'the adb server'), {
-      service: serviceDoctor,
-      answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
-      shellTimeoutMs,
-      concurrency: settings.probeConcurrency,
-      hiddenDevices: settings.hiddenDevices,
-      adbTool: () => runAdbVersion(env),
-      features: doctors,
-    });
-  })();
+  const adbChecked = parts
+    ? checkAdb(wait.adb(parts.services.adb, 'the adb server'), {
+        service: serviceDoctor,
+        answerTimeoutMs: ADB_ANSWER_TIMEOUT_MS,
+        shellTimeoutMs,
+        concurrency: settings.probeConcurrency,
+        hiddenDevices: settings.hiddenDevices,
+        adbTool: () => runAdbVersion(env),
+        features: doctors,
+      })
+    : Promise.resolve([adbAddressFailed(addressError, serviceDoctor)]);
   const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
   const cloudChecked = target && credentials && network ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 
@@ -146,12 +144,7 @@ export async function doctor(
     stateDir,
     webConfigFile: settings.statusWebConfigFile,
     // Whose agent should answer there: this host's node id, to tell it from another agent on the port.
-    nodeId:
-      nodeId.kind === 'configured'
-        ? { id: nodeId.id, from: 'DEVICE_AGENT_NODE_ID' }
-        : nodeId.kind === 'kept'
-          ? { id: nodeId.id, from: `kept in ${nodeId.file}` }
-          : undefined,
+    nodeId: 'id' in nodeId ? { id: nodeId.id, from: nodeId.kind === 'kept' ? `kept in ${nodeId.file}` : 'DEVICE_AGENT_NODE_ID' } : undefined,
   }).then((items) => named('status-endpoint', items));
   const [programItems, adbItems, cloudItems, iosItems, networkItems, statusItems] = await Promise.all([
     programs,

@@ -4,7 +4,7 @@ import { defaultText, plain } from '../config/reference.js';
 import { envName, schema, type Field } from '../config/schema.js';
 import { otherVariables } from '../config/variables.js';
 import { platformNames, platformVariables } from '../agent/platforms.js';
-import { COMMAND_NAMES, COMMANDS, EXIT, helpFlag, versionFlag, type CommandName, type ExitCode, type FlagSpec } from './commands.js';
+import { COMMAND_NAMES, COMMANDS, EXIT, versionFlag, type CommandName, type ExitCode, type FlagSpec } from './commands.js';
 
 export interface HelpContext {
   version: string;
@@ -98,7 +98,6 @@ function flagLabel(flag: FlagSpec) {
 }
 
 function flagText(flag: FlagSpec, ctx: HelpContext) {
-  if (flag === helpFlag) return 'this help';
   if (!flag.oneOf) return flag.help;
   const fallback = flag.setting ? plain(defaultText(schema[flag.setting], ctx.defaults.get(flag.setting))) : undefined;
   const values = `${flag.oneOf.slice(0, -1).join(', ')} or ${flag.oneOf.at(-1)}`;

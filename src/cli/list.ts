@@ -44,13 +44,31 @@ export async function list(
     return EXIT.ok;
   }
   try {
-    line?.follow(listingWait(parts));
+    // While the sources list their devices, and adb settles the ones still connecting.
+    line?.follow(
+      waitLine(
+        `listing devices: ${parts.sources.map((s) => s.label).join(', ')}`,
+        () => settling(parts),
+        'device',
+        'devices',
+        ` adb is still connecting, at most ${LIST_SETTLE_MS / 1000} s`,
+      ),
+    );
     const complete = await settledListing(
       () => listOnce(parts),
       () => settling(parts),
       setup.logger,
     );
-    line?.follow(inventoryWait(parts, setup.settings.probeTimeoutSeconds));
+    // While the inventories run: the phones whose inventory has not ended, and how long each may take.
+    line?.follow(
+      waitLine(
+        'reading inventories',
+        () => parts.registry.list().flatMap((r) => (r.probing ? [r.serial] : [])),
+        "phone's inventory",
+        "phones' inventories",
+        `, at most ${setup.settings.probeTimeoutSeconds} s`,
+      ),
+    );
     const devices = withUnreported(await parts.reporter.inventory({ refresh: 'all', waitForAll: true }), parts);
     // What a feature shows of a phone that only its action reads (a setting of the phone, for a column); `list` writes nothing (it asks no cloud).
     await readOnce(parts);
@@ -76,27 +94,14 @@ export async function list(
   }
 }
 
-/** While the sources list their devices, and adb settles the ones still connecting: what the status line says. */
-function listingWait(parts: Parts) {
+/** What the status line says: who is still waited for (`names`), for how long, and `tail`; else `idle`. */
+function waitLine(idle: string, names: () => string[], one: string, many: string, tail: string) {
   const t0 = Date.now();
   return () => {
-    const still = settling(parts);
-    if (!still.length) return `listing devices: ${parts.sources.map((s) => s.label).join(', ')}`;
-    return `waiting ${seconds(t0)} s for ${waitingFor(still.length, 'device', 'devices', still)} adb is still connecting, at most ${LIST_SETTLE_MS / 1000} s`;
+    const still = names();
+    return still.length ? `waiting ${Math.floor((Date.now() - t0) / 1000)} s for ${waitingFor(still.length, one, many, still)}${tail}` : idle;
   };
 }
-
-/** While the inventories run: the phones whose inventory has not ended, and how long each may take. */
-function inventoryWait(parts: Parts, timeoutSeconds: number) {
-  const t0 = Date.now();
-  return () => {
-    const probing = parts.registry.list().flatMap((r) => (r.probing ? [r.serial] : []));
-    if (!probing.length) return 'reading inventories';
-    return `waiting ${seconds(t0)} s for ${waitingFor(probing.length, "phone's inventory", "phones' inventories", probing)}, at most ${timeoutSeconds} s`;
-  };
-}
-
-const seconds = (t0: number) => Math.floor((Date.now() - t0) / 1000);
 
 /** adb's listing, read again while a device is still connecting, LIST_SETTLE_MS at most (then one warning); resolves with whether it was complete. */
 export async function settledListing(

@@ -5,27 +5,20 @@ import { readFileSync } from 'node:fs';
  * npm alone leaves the agent running unsupervised (npm/run-script#142, npm/cli#6547). So one line says how to run the
  * daemon instead, and when its parent goes away the agent stops as on SIGTERM.
  */
-export function guardNpmParent(npmCommand: string, options: { intervalMs?: number; onOrphaned?: () => void } = {}) {
+export function guardNpmParent(npmCommand: string) {
   process.stderr.write(
     `device-agent: started through npm (${npmCommand}): npm exits 130 or 143 on Ctrl-C or SIGTERM, not the agent's 0, ` +
       'and does not pass SIGTERM on. Under a supervisor run /usr/bin/device-agent run (Debian package) or ' +
       'node_modules/.bin/node bin/device-agent.js run (checkout) directly. This run stops when npm goes away.\n',
   );
   const ancestors = lineage(process.ppid);
-  const onOrphaned =
-    options.onOrphaned ??
-    (() => {
-      process.stderr.write('device-agent: the npm process that started this run is gone; stopping as on SIGTERM\n');
-      process.kill(process.pid, 'SIGTERM');
-    });
   const timer = setInterval(() => {
-    if (!sameLineage(ancestors)) {
-      clearInterval(timer);
-      onOrphaned();
-    }
-  }, options.intervalMs ?? 1000);
+    if (sameLineage(ancestors)) return;
+    clearInterval(timer);
+    process.stderr.write('device-agent: the npm process that started this run is gone; stopping as on SIGTERM\n');
+    process.kill(process.pid, 'SIGTERM');
+  }, 1000);
   timer.unref();
-  return () => clearInterval(timer);
 }
 
 /** The parent and, where /proc says, the grandparent: npm may be either (npm → sh → node). */

@@ -69,14 +69,14 @@ export class StatusLine extends Writable implements Sink {
   }
 }
 
-/** Within the terminal's width: a line that wraps cannot be rewritten in place. */
-function fit(text: string, width: number) {
+/** At most `width` characters, "…" marking the cut: a status line that wraps cannot be rewritten in place, a table cell must not make its row a megabyte. */
+export function fit(text: string, width: number) {
   const chars = [...text];
   return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
 }
 
 /** "3 phones' inventories (R58M1234, XIAOMI01, PIXEL001)", naming the first few. */
-export function waitingFor(count: number, one: string, many: string, names: readonly string[], shown = 3) {
-  const listed = names.slice(0, shown).join(', ') + (names.length > shown ? `, … ${names.length - shown} more` : '');
+export function waitingFor(count: number, one: string, many: string, names: readonly string[]) {
+  const listed = names.slice(0, 3).join(', ') + (names.length > 3 ? `, … ${names.length - 3} more` : '');
   return `${count} ${count === 1 ? one : many}${listed ? ` (${listed})` : ''}`;
 }

@@ -2,6 +2,7 @@ import type { DeviceRow } from '../status/device-rows.js';
 import { noPaint, type Paint } from '../util/paint.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 import { terminalText } from '../report/clean-strings.js';
+import { fit } from './progress.js';
 import { placed, type FeatureColumn, type RowColumn } from '../devices/feature-view.js';
 
 // `device-agent list` for people: one row per device, columns padded to their widest cell. Pure: rows in, text out. The
@@ -59,11 +60,6 @@ function withInside(own: Column, featureColumns: readonly FeatureColumn[]): Colu
 /** Characters a table cell shows; `list --json` has the whole (bounded) value. */
 export const MAX_CELL_CHARS = 120;
 
-function clipCell(text: string) {
-  const chars = [...text];
-  return chars.length > MAX_CELL_CHARS ? `${chars.slice(0, MAX_CELL_CHARS - 1).join('')}…` : text;
-}
-
 /** The features' columns go where each says, else after the table's own, in registration order; a column no device fills is left out. */
 export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, featureColumns: readonly FeatureColumn[] = []) {
   if (!rows.length) return 'no devices\n';
@@ -76,7 +72,7 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
   const shown = all.filter((c) => (c.shown ? c.shown(rows) : !c.optional || rows.some((r) => c.cell(r) !== '')));
   // Cells hold what devices say: a control character would reach the terminal, a newline or bidi override would forge or
   // reorder a row, so each shows as U+FFFD; and each is clipped, so one value cannot make a row a megabyte.
-  const cells = rows.map((r) => shown.map((c) => clipCell(terminalText(c.cell(r)))));
+  const cells = rows.map((r) => shown.map((c) => fit(terminalText(c.cell(r)), MAX_CELL_CHARS)));
   // A fold, not Math.max(...): one argument per row would overflow the stack on a long list.
   const widths = shown.map((c, i) => cells.reduce((w, row) => Math.max(w, row[i]!.length), c.title.length));
   const line = (texts: string[], painted: string[]) =>
@@ -85,17 +81,13 @@ export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, 
       .join('  ')
       .trimEnd();
   const titles = shown.map((c) => c.title);
-  const out = [line(titles, titles)];
-  rows.forEach((r, ri) => {
-    const texts = cells[ri]!;
-    out.push(
-      line(
-        texts,
-        texts.map((t, i) => shown[i]!.paint?.(r, t, paint) ?? t),
-      ),
-    );
-  });
-  return out.join('\n') + '\n';
+  const body = cells.map((texts, ri) =>
+    line(
+      texts,
+      texts.map((t, i) => shown[i]!.paint?.(rows[ri]!, t, paint) ?? t),
+    ),
+  );
+  return [line(titles, titles), ...body].join('\n') + '\n';
 }
 
 /** Under the table, each device's message, one line by serial: PROBLEMS and READY give the word, this the sentence. */

@@ -2,10 +2,10 @@
 // throws, and turns what it saw into checklist items with findings.ts. A failing check never stops another.
 
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ReadinessAnswer, ServiceDoctor } from '../platforms/doctor.js';
-import type { WearReading } from '../platforms/wear.js';
+import type { ServiceDoctor } from '../platforms/doctor.js';
 import type { CredentialCheck } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -32,14 +32,10 @@ import {
 } from './findings.js';
 import { compareStrings } from '../util/compare.js';
 
-/** A device as the service lists it: its serial and the service's state string. */
+/** A device as the service lists it: its serial and the service's state string; the long listing also places it (usb path, transport id). */
 interface ListedDevice {
   serial: string;
   state: string;
-}
-
-/** A device as the service's long listing places it (usb path, transport id). */
-interface LongListedDevice extends ListedDevice {
   usb?: string;
   transportId?: string;
 }
@@ -50,7 +46,7 @@ export interface DoctorAdb {
   version(): Promise<number>;
   listDevices(): Promise<ListedDevice[]>;
   /** adb's long listing (usb path, transport id); without it the doctor shows no USB topology. */
-  listDevicesLong?(): Promise<LongListedDevice[]>;
+  listDevicesLong?(): Promise<ListedDevice[]>;
   shell(serial: string, command: string, options: { timeoutMs: number; maxBytes?: number }): Promise<{ output: string }>;
 }
 
@@ -101,7 +97,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   if (devices.length === 0) return [...items, noDevicesItem()];
   // The long listing only adds where each device is plugged: without it, the rest stands.
   const long = adb.listDevicesLong
-    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): LongListedDevice[] => [])
+    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): ListedDevice[] => [])
     : [];
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
@@ -109,40 +105,23 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
   const features = options.features ?? [];
   const reads = new Set(features.flatMap((f) => f.reads ?? []));
   const service = options.service;
-  const facts = await mapLimit(sorted, options.concurrency, async (device) => ({
+  // The phones as the features read them too: the battery and the readiness sections parsed by the platform.
+  const phones = await mapLimit(sorted, options.concurrency, async (device) => ({
     ...(await deviceFacts(adb, service, device, hidden, options.shellTimeoutMs, reads)),
     usb: where.get(device.serial)?.usb,
     transportId: where.get(device.serial)?.transportId,
   }));
-  // The phones as the features read them: the battery and the readiness sections parsed by the platform.
-  const phones = facts.map(({ serial, state, unread, usb, battery, readiness, wear, udid }): DoctorPhone => ({
-    serial,
-    state,
-    unread,
-    usb,
-    battery: battery === undefined ? undefined : service.battery(battery),
-    readiness: readiness && { reading: service.parseReadiness(readiness.text), brand: readiness.brand },
-    wear,
-    udid,
-  }));
   return [
     ...items,
-    ...facts.flatMap((f, i) => [deviceItem(f, service), ...features.flatMap((d) => d.phone?.(phones[i]!) ?? [])]),
+    ...phones.flatMap((p) => [deviceItem(p, service), ...features.flatMap((d) => d.phone?.(p) ?? [])]),
     ...features.flatMap((d) => d.phones?.(phones) ?? []),
     ...features.flatMap((d) => d.ports?.(phones) ?? []),
   ];
 }
 
-async function deviceFacts(
-  adb: DoctorAdb,
-  service: ServiceDoctor,
-  device: ListedDevice,
-  hidden: Set<string>,
-  timeoutMs: number,
-  reads: ReadonlySet<string>,
-): Promise<PhoneFacts> {
+async function deviceFacts(adb: DoctorAdb, service: ServiceDoctor, device: ListedDevice, hidden: Set<string>, timeoutMs: number, reads: ReadonlySet<string>) {
   const [battery, readiness, wear] = ['battery', 'readiness', 'wear'].map((r) => reads.has(r));
-  const facts: PhoneFacts = { serial: device.serial, state: device.state };
+  const facts: DeviceFacts & DoctorPhone = { serial: device.serial, state: device.state };
   // The report hides by udid (src/report/decorate.ts): one it could not read yet is its adb serial, as the report's.
   const judgeHidden = (udid: string) => {
     facts.udid = udid;
@@ -174,10 +153,13 @@ async function deviceFacts(
     const worn = wear ? service.wear(output) : undefined;
     if (worn) facts.wear = worn;
     // The readiness part is whole when the output is, or when a wear section after it arrived.
-    if (answer) facts.readiness = facts.unread === undefined || worn !== undefined ? answer : { text: '' };
+    if (answer) {
+      const whole = facts.unread === undefined || worn !== undefined ? answer : { text: '' };
+      facts.readiness = { reading: service.parseReadiness(whole.text), brand: whole.brand };
+    }
     const { udid, rest } = service.udid(head.slice(head.indexOf('\n') + 1), device.serial);
     judgeHidden(udid ?? device.serial);
-    if (battery) facts.battery = rest;
+    if (battery) facts.battery = service.battery(rest);
     const model = parseModel(head);
     if (model === undefined) facts.unread = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
@@ -188,16 +170,12 @@ async function deviceFacts(
   return facts;
 }
 
-/** What the one shell of a phone told: its facts, the parts the features read, and why a part is missing. */
-type PhoneFacts = DeviceFacts & { battery?: string; readiness?: ReadinessAnswer; wear?: WearReading };
-
 /** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
-export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) => {
-      resolve(error ? undefined : stdout);
-    });
-  });
+export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000) {
+  return promisify(execFile)('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }).then(
+    (r) => r.stdout,
+    () => undefined,
+  );
 }
 
 /** One GET /devices: the credentials, then the clock from the answer's Date header. */
@@ -234,29 +212,21 @@ export function inspectNodeId(settings: Settings, env: NodeJS.ProcessEnv): NodeI
 }
 
 /** Why the agent could not create a file in dir (making dir first if needed), or undefined when it could. */
-export function unwritable(dir: string) {
-  let at = dir;
-  for (;;) {
-    let isDir: boolean;
-    try {
-      isDir = statSync(at).isDirectory();
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {
-        const parent = dirname(at);
-        if (parent === at) return 'ENOENT';
-        at = parent;
-        continue;
-      }
-      return code ?? 'error';
-    }
-    if (!isDir) return `${at} is not a directory`;
-    try {
-      accessSync(at, constants.W_OK | constants.X_OK);
-      return undefined;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code ?? 'not writable';
-    }
+export function unwritable(dir: string): string | undefined {
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return code ?? 'error';
+    // Not there yet: the agent would make it in its nearest parent that is.
+    return dirname(dir) === dir ? 'ENOENT' : unwritable(dirname(dir));
+  }
+  if (!isDir) return `${dir} is not a directory`;
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'not writable';
   }
 }
 

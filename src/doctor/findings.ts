@@ -238,25 +238,21 @@ export function devicesFailed(error: unknown): CheckItem {
 // Passing states: adb is still working on them, waiting may be all it takes.
 const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
 
-/** One device as adb lists it: a phone's item, which fails the doctor only with --phones fail; `service` says what to do about a state other than ready. */
+/**
+ * One device as adb lists it: a phone's item, which fails the doctor only with --phones fail; `service` says what to do
+ * about a state other than ready. hiddenDevices naming only its adb serial hides nothing: the report hides by udid.
+ */
 export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>, where: Where = whereOn()): CheckItem {
-  const item: CheckItem = { id: 'phone', phone: facts.serial, ...deviceStateItem(facts, service, where) };
+  const item: CheckItem = { id: 'phone', phone: facts.serial, ...stateItem(facts, service) };
+  if (facts.hidden === 'serial') {
+    const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES${where.inFile}) in place of its adb serial`;
+    if (item.status === 'ok') item.status = 'warn';
+    item.finding += `, not hidden: hiddenDevices names its adb serial, and the report hides by udid (${facts.udid ?? 'not read'})`;
+    item.advice = item.advice === undefined ? advice : `${item.advice}; ${advice}`;
+  }
   const at = [facts.usb && `usb ${facts.usb}`, facts.transportId && `transport ${facts.transportId}`].filter(Boolean).join(', ');
-  return at ? { ...item, finding: `${item.finding} [${at}]` } : item;
-}
-
-/** A device line with what hiddenDevices says of it: hidden by its udid, or named by its adb serial only, which hides nothing. */
-function deviceStateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>, where: Where): CheckResult {
-  const item = stateItem(facts, service);
-  if (facts.hidden !== 'serial') return item;
-  const note = `, not hidden: hiddenDevices names its adb serial, and the report hides by udid (${facts.udid ?? 'not read'})`;
-  const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES${where.inFile}) in place of its adb serial`;
-  return {
-    ...item,
-    status: item.status === 'ok' ? 'warn' : item.status,
-    finding: `${item.finding}${note}`,
-    advice: item.advice === undefined ? advice : `${item.advice}; ${advice}`,
-  };
+  if (at) item.finding += ` [${at}]`;
+  return item;
 }
 
 function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckResult {

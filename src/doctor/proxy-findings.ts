@@ -15,17 +15,16 @@ export type TunnelObservation =
   | { kind: 'open'; ms: number; issuer: string; subject: string; trusted: boolean; authorizationError?: string };
 
 export function routeItems(host: string, route: Route, plan: ProxyPlan, env: NodeJS.ProcessEnv): CheckResult[] {
-  const items: CheckResult[] = [];
-  if (route.kind === 'proxy') {
-    const account = route.proxy.username !== undefined ? `, as proxy user ${route.proxy.username}` : ', without proxy credentials';
-    items.push({ status: 'ok', finding: `proxy: requests to ${host} go through ${route.proxy.label} (${route.setting})${account}` });
-  } else if (route.why === 'no-proxy-entry') {
-    items.push({ status: 'ok', finding: `proxy: requests to ${host} go direct: noProxy entry "${route.entry}" names it (noProxy, else NO_PROXY)` });
-  } else if (route.why === 'loopback-plain-http') {
-    items.push({ status: 'ok', finding: `proxy: requests to ${host} go direct, not through ${route.proxy.label} (${route.setting}): ${LOOPBACK_DIRECT}` });
-  } else {
-    items.push({ status: 'ok', finding: `proxy: none set for ${host} (${route.setting}); requests go direct` });
-  }
+  const account = route.kind === 'proxy' && route.proxy.username !== undefined ? `, as proxy user ${route.proxy.username}` : ', without proxy credentials';
+  const finding =
+    route.kind === 'proxy'
+      ? `requests to ${host} go through ${route.proxy.label} (${route.setting})${account}`
+      : route.why === 'no-proxy-entry'
+        ? `requests to ${host} go direct: noProxy entry "${route.entry}" names it (noProxy, else NO_PROXY)`
+        : route.why === 'loopback-plain-http'
+          ? `requests to ${host} go direct, not through ${route.proxy.label} (${route.setting}): ${LOOPBACK_DIRECT}`
+          : `none set for ${host} (${route.setting}); requests go direct`;
+  const items: CheckResult[] = [{ status: 'ok', finding: `proxy: ${finding}` }];
   if (plan.noProxy.ignored.length > 0) {
     items.push({
       status: 'warn',

@@ -3,7 +3,7 @@
 // TLS-inspecting proxy's CA) even when it is not trusted. The handshake accepts any certificate to read it and then
 // closes: nothing is sent.
 
-import type { TLSSocket } from 'node:tls';
+import { once } from 'node:events';
 import { connect as tlsConnect } from 'node:tls';
 import { isIP } from 'node:net';
 import type { CloudNetwork } from '../cloud/network.js';
@@ -52,7 +52,8 @@ async function observeTunnel(context: ProxyContext, host: string, port: number, 
     rejectUnauthorized: false,
   });
   try {
-    await handshake(tls, timeoutMs - ms);
+    // The tunnel's deadline holds for the handshake too.
+    await once(tls, 'secureConnect', { signal });
     const cert = tls.getPeerCertificate();
     return {
       kind: 'open',
@@ -64,24 +65,10 @@ async function observeTunnel(context: ProxyContext, host: string, port: number, 
       ...(tls.authorizationError && { authorizationError: String(tls.authorizationError) }),
     };
   } catch (error) {
-    return { kind: 'tls-failed', ms, code: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+    return { kind: 'tls-failed', ms, code: signal.aborted ? 'ETIMEDOUT' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message) };
   } finally {
     tls.destroy();
   }
-}
-
-function handshake(tls: TLSSocket, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(Object.assign(new Error('no TLS handshake'), { code: 'ETIMEDOUT' })), Math.max(1, timeoutMs));
-    tls.once('secureConnect', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    tls.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
 }
 
 function distinguishedName(name: { [key: string]: string | string[] | undefined } | undefined) {

@@ -60,9 +60,9 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
   }
   const address = localAddress(daemon?.bound ?? input.listen);
   if (address === undefined) return [{ status: 'warn', finding: `status endpoint: ${input.listen} has no fixed port and no daemon runs to say which it took` }];
-  const scheme = tls ? 'https' : 'http';
-  const probe = await ask(`${scheme}://${address}/healthz`, input.timeoutMs ?? ANSWER_TIMEOUT_MS);
-  const where = `${scheme}://${address}`;
+  const where = `${tls ? 'https' : 'http'}://${address}`;
+  const timeoutMs = input.timeoutMs ?? ANSWER_TIMEOUT_MS;
+  const probe = await ask(`${where}/healthz`, timeoutMs);
   switch (probe.kind) {
     case 'refused':
       // Not a fault of the endpoint: doctor also runs before the first start, and the port is then free for it.
@@ -79,14 +79,14 @@ export async function checkStatusEndpoint(input: StatusCheckInput): Promise<Chec
         return [
           {
             status: 'warn',
-            finding: `status endpoint: the agent (pid ${daemon.pid}) listens on ${where} but gave no HTTP answer within ${(input.timeoutMs ?? ANSWER_TIMEOUT_MS) / 1000} s: it is busy (starting, or the host is loaded) or stuck; a scrape would time out the same way`,
+            finding: `status endpoint: the agent (pid ${daemon.pid}) listens on ${where} but gave no HTTP answer within ${timeoutMs / 1000} s: it is busy (starting, or the host is loaded) or stuck; a scrape would time out the same way`,
             advice: 'run doctor again; if it stays so, see its log (journalctl -u device-agent) and restart it (systemctl restart device-agent)',
           },
         ];
       return [
         {
           status: 'fail',
-          finding: `status endpoint: ${where} is held by another program: it took the connection and gave no HTTP answer within ${(input.timeoutMs ?? ANSWER_TIMEOUT_MS) / 1000} s`,
+          finding: `status endpoint: ${where} is held by another program: it took the connection and gave no HTTP answer within ${timeoutMs / 1000} s`,
           advice: FREE_ADVICE,
         },
       ];
@@ -155,14 +155,15 @@ function anotherAgent(
 }
 
 /** HOST:PORT to ask from this host: a wildcard address is asked on loopback; port 0 has no address. */
-function localAddress(listen: string) {
+export function localAddress(listen: string) {
   const m = /^(.+):(\d+)$/.exec(listen);
   if (!m || m[2] === '0') return undefined;
   const host = m[1] === '0.0.0.0' ? '127.0.0.1' : m[1] === '[::]' || m[1] === '::' ? '[::1]' : m[1]!;
   return `${host}:${m[2]}`;
 }
 
-function ask(url: string, timeoutMs: number): Promise<Probe> {
+/** One GET, its body kept up to `maxChars`: what answered, or why nothing did. */
+export function ask(url: string, timeoutMs: number, maxChars = 4096): Promise<Probe> {
   return new Promise((resolve) => {
     const client = url.startsWith('https:') ? https : http;
     // The endpoint's own certificate is not what doctor checks here (a self-signed one is common): only who answers.
@@ -170,7 +171,7 @@ function ask(url: string, timeoutMs: number): Promise<Probe> {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
-        if (body.length < 4096) body += c;
+        if (body.length < maxChars) body += c;
       });
       res.on('end', () =>
         resolve({
