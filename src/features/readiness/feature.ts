@@ -39,8 +39,12 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     return off && offAdbVerdict(off, baseline, reader.platformName);
   };
   const { timeline } = registry;
-  /** Readiness's word on a phone, standing in the timeline until a reading (or its leaving adb) changes it. */
+  /** The phones whose standing verdict is their being off adb, not a reading: its source listing them again ends it. */
+  const offAdb = new Set<string>();
+  /** Readiness's word on a phone, standing in the timeline until a reading (or its leaving adb, or coming back) changes it. */
   const say = (udid: string, verdict: Verdict, inMessage = true) => {
+    if (inMessage) offAdb.delete(udid);
+    else offAdb.add(udid);
     const words = inMessage ? verdictMessage(verdict, true) : undefined;
     const out = failsAppium(verdict);
     timeline.verdict(udid, READINESS, {
@@ -133,6 +137,15 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       const { seen: now, events } = drift(seen.get(device.key), observed, baseline);
       seen.set(device.key, now);
       for (const event of events) log(device, event);
+    },
+    // Listed again (its debugging back on, replugged): off adb no more, though its reading waits for the next report
+    // (while the cloud fails, the reports' backoff); not ready or ready, only a reading says.
+    changed: (changes) => {
+      for (const c of changes) {
+        // Its udid as its record knows it, else as the last answer at that key gave it (a new record has none yet).
+        const udid = c.to === undefined ? undefined : cloudIdOf(c.serial, registry.get(c.key)?.udid ?? registry.readings.lastAnswer(c.key)?.info.udid);
+        if (udid !== undefined && offAdb.delete(udid)) timeline.verdict(udid, READINESS, undefined);
+      }
     },
     // After the USB layer's (registration order), which adds the phones off adb to the report.
     annotate: (devices) => (baseline.size === 0 ? [...devices] : devices.map(annotated)),

@@ -5,6 +5,7 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { OFF_SOURCE } from '../../../src/devices/off-source.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
+import { READINESS } from '../../../src/devices/verdicts.js';
 import { featureContext, featureSeries } from '../../support/feature-bed.js';
 import { offAdbVerdict } from '../../../src/features/readiness/off-adb.js';
 import { offSourceOf } from '../../../src/features/usb/off-adb.js';
@@ -86,6 +87,35 @@ describe('readiness on a phone on USB and off adb', () => {
     expect(feature.cells!(OFF, undefined)).toEqual({});
     expect(failing('usbDebugging')).toBe(0);
     expect(notReady()).toBe(0);
+  });
+
+  it('listed by adb again (its debugging back on), its off-adb verdict ends at once, before any report or reading: READY says not read yet', () => {
+    const { feature, off, failing, notReady, registry } = bench();
+    off.set(UDID, ANDROID_OFF);
+    annotateAll([feature], [OFF], new Map(), registry.timeline);
+    expect(registry.timeline.verdictBy(UDID, READINESS)?.out).toEqual({ state: 'needs_person', layer: 'readiness' });
+    // adb lists it again; no report runs (the cloud's backoff may hold it), no inventory answers.
+    const { changed } = registry.sync('android', new Map([[UDID, 'device']]));
+    feature.changed!(changed.map((key) => ({ key, serial: UDID, to: 'device' })));
+    expect(registry.timeline.verdictBy(UDID, READINESS)).toBeUndefined();
+    expect(feature.cells!(OFF, registry.find('android', UDID))).toEqual({ readiness: 'not read yet' });
+    expect(failing('usbDebugging')).toBe(0);
+    expect(notReady()).toBe(0);
+  });
+
+  it('a phone whose udid is not its adb serial, back on a new record (replugged), ends it too: by what the last answer at that key said', () => {
+    const { feature, off, registry } = bench();
+    const serial = 'R58N1234';
+    // Listed and answered with its udid, then gone from adb (its record went), off adb on its port.
+    let { changed } = registry.sync('android', new Map([[serial, 'device']]));
+    registry.readings.answered(changed[0]!, OFF, 0, 0);
+    registry.sync('android', new Map());
+    off.set(UDID, ANDROID_OFF);
+    annotateAll([feature], [OFF], new Map(), registry.timeline);
+    expect(registry.timeline.verdictBy(UDID, READINESS)).toBeDefined();
+    ({ changed } = registry.sync('android', new Map([[serial, 'device']])));
+    feature.changed!(changed.map((key) => ({ key, serial, to: 'device' })));
+    expect(registry.timeline.verdictBy(UDID, READINESS)).toBeUndefined();
   });
 
   it("keeps the USB layer's word where the baseline leaves usbDebugging out, and for an iPhone off usbmuxd (no iPhone checks yet)", () => {
