@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SaidOnce } from '../../src/log/said-once.js';
-import { VirtualTime } from '../../src/util/clock.js';
+import { VirtualTime } from '../../src/util/virtual-time.js';
 
 describe('SaidOnce', () => {
   it('says a subject once, and again when its text changes', () => {
