@@ -182,7 +182,7 @@ export class ActionRunner {
   /** The status requests in flight, by device id. */
   private readonly questions = new Map<string, Promise<void>>();
   /** The refusals said ("KEY|ACTION", with why), while the device is listed. */
-  private readonly refused = new SaidOnce(() => this.o.clock.monotonic());
+  private readonly refused = new SaidOnce();
   /** What carrying an intent out, and a decision, may tell the runner. */
   private readonly applying: Applying = {
     changed: () => this.o.onChange?.(),

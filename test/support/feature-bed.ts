@@ -75,7 +75,7 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
       facts: o.facts ?? ANDROID_FACTS,
       phones: o.phones ?? ({ platform: 'android' } as Phones),
     },
-    mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
+    mapping: o.mapping ?? deviceMappingOf(settings, logger),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,
     shared: o.shared ?? new SharedParts(),
   };
