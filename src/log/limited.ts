@@ -36,17 +36,9 @@ export class LimitedLog {
     this.timers = options.timers ?? systemClock;
   }
 
-  info(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
-    this.write('info', cause, fields, msg, subject);
-  }
-
-  warn(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
-    this.write('warn', cause, fields, msg, subject);
-  }
-
-  error(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
-    this.write('error', cause, fields, msg, subject);
-  }
+  readonly info = this.write.bind(this, 'info');
+  readonly warn = this.write.bind(this, 'warn');
+  readonly error = this.write.bind(this, 'error');
 
   /**
    * Moves the limiter to another time line (a logger handed its clock after it limited a line). Its windows were
@@ -68,7 +60,7 @@ export class LimitedLog {
     this.rearm();
   }
 
-  private write(level: Level, cause: string, fields: Record<string, unknown>, msg: string, subject: string | undefined) {
+  private write(level: Level, cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
     const now = this.now();
     for (const s of this.limiter.due(now)) this.summarise(s);
     if (this.limiter.admit(cause, now, { subject, text: msg, level })) this.logger[level](fields, msg);
