@@ -72,7 +72,7 @@ export interface Hold {
   note?: string;
   /** Counted and said once while the same (the cloud's answer, or the reason for a whole stretch). */
   mark: string;
-  count: { readonly key: CounterKey; readonly labels: readonly string[] };
+  count: NonNullable<Intent['count']>;
   line: Line;
   /** Said and counted already, by the work that met it: only its note and mark are kept. */
   quiet?: boolean;
