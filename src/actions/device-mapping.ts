@@ -54,7 +54,7 @@ export class DeviceMapping {
   }
 
   /** The claims and the addresses the agent connects that adb does not list (yet), each a phone to come. */
-  private indexed(claims: readonly Claim[]): { index: ClaimIndex; listed: ReadonlySet<string> } {
+  private indexed(claims: readonly Claim[]) {
     if (this.last?.claims !== claims) {
       const listed = new Set(claims.map((c) => c.serial));
       const expected = (this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }));

@@ -258,7 +258,7 @@ export class ActionRunner {
     };
   }
 
-  private verdict(deviceId: string | undefined, then: DeviceAction, maxAgeMs?: number): BookingVerdict {
+  private verdict(deviceId: string | undefined, then: DeviceAction, maxAgeMs?: number) {
     const { gate } = this.o;
     if (!gate) return NO_GATE;
     const verdict = gate.verdict(deviceId, maxAgeMs);

@@ -58,7 +58,7 @@ export function batteryFromGasGauge(answer: Dict | undefined): BatteryWear | und
 }
 
 /** The figures that read, undefined when neither the cycles nor the health do. */
-function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, full: number | undefined, design: number | undefined): BatteryWear | undefined {
+function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, full: number | undefined, design: number | undefined) {
   const health = healthOf(full, design);
   if (cycles === undefined && health === undefined) return undefined;
   return { source, ...(cycles !== undefined && { cycleCount: cycles }), ...(health && { fullMah: full!, designMah: design!, healthPercent: health }) };
