@@ -68,8 +68,8 @@ export class LimitedLog {
   private summarise(s: Summary) {
     const seconds = Math.max(1, Math.round((this.clock.monotonic() - s.since) / 1000));
     const named = s.subjects.length ? `; among them ${s.subjects.join(', ')}${s.moreSubjects ? ` and ${s.moreSubjects} more` : ''}` : '';
-    const level: Level = s.level === 'error' ? 'error' : s.level === 'warn' ? 'warn' : 'info';
-    this.logger[level](
+    // Only write's levels are held: the worst of them.
+    this.logger[s.level as Level](
       { cause: s.cause, suppressed: s.suppressed, subjects: s.subjects.length ? s.subjects : undefined },
       `${s.suppressed} more log line${s.suppressed === 1 ? '' : 's'} of this kind in the last ${seconds} s were held back (at most ` +
         `${this.limits.burst} in ${Math.round(this.limits.windowMs / 1000)} s per kind)${named}; the last: ${s.example}`,
