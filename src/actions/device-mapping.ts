@@ -7,7 +7,6 @@ import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log/logger.js';
 import { limited } from '../log/limited.js';
 import { SaidOnce } from '../log/said-once.js';
-import type { Clock } from '../util/clock.js';
 import { ClaimIndex, mappedFor, type Mapped } from './mapping-key.js';
 import type { Claim } from '../devices/claims.js';
 
@@ -17,8 +16,6 @@ export interface DeviceMappingOptions {
   /** The network addresses the agent connects: a key naming one is that phone's before adb lists it, not a udid-giver's. */
   networkDevices?: readonly string[];
   logger: Logger;
-  /** For what was said once and when (log/said-once.ts). */
-  clock: Pick<Clock, 'monotonic'>;
 }
 
 /** A charge way as the look-up found it: a refused own entry keeps every way off for the phone, models included. */
@@ -35,7 +32,7 @@ export class DeviceMapping {
   constructor(private readonly o: DeviceMappingOptions) {
     this.ways = o.chargeWays ?? [];
     this.ownWays = ownWaysOf(this.ways);
-    this.said = new SaidOnce(() => o.clock.monotonic());
+    this.said = new SaidOnce();
   }
 
   /** The hub port mapped to the device, when its key names it alone (`claims`: one look's, not changed after: indexed once). */
@@ -57,7 +54,7 @@ export class DeviceMapping {
   }
 
   /** The claims and the addresses the agent connects that adb does not list (yet), each a phone to come. */
-  private indexed(claims: readonly Claim[]): { index: ClaimIndex; listed: ReadonlySet<string> } {
+  private indexed(claims: readonly Claim[]) {
     if (this.last?.claims !== claims) {
       const listed = new Set(claims.map((c) => c.serial));
       const expected = (this.o.networkDevices ?? []).filter((a) => !listed.has(a)).map((serial) => ({ serial }));
@@ -95,12 +92,11 @@ export class DeviceMapping {
 }
 
 /** The host's one look-up, as the settings give it (hubPorts, charge.ways, networkDevices). */
-export function deviceMappingOf(settings: Pick<Settings, 'hubPorts' | 'charge' | 'networkDevices'>, logger: Logger, clock: Pick<Clock, 'monotonic'>) {
+export function deviceMappingOf(settings: Pick<Settings, 'hubPorts' | 'charge' | 'networkDevices'>, logger: Logger) {
   return new DeviceMapping({
     hubPorts: hubPortsOf(settings.hubPorts),
     chargeWays: chargeWaysOf(settings.charge.ways),
     networkDevices: settings.networkDevices,
     logger,
-    clock,
   });
 }

@@ -72,7 +72,7 @@ export interface Hold {
   note?: string;
   /** Counted and said once while the same (the cloud's answer, or the reason for a whole stretch). */
   mark: string;
-  count: { readonly key: CounterKey; readonly labels: readonly string[] };
+  count: NonNullable<Intent['count']>;
   line: Line;
   /** Said and counted already, by the work that met it: only its note and mark are kept. */
   quiet?: boolean;
@@ -182,7 +182,7 @@ export class ActionRunner {
   /** The status requests in flight, by device id. */
   private readonly questions = new Map<string, Promise<void>>();
   /** The refusals said ("KEY|ACTION", with why), while the device is listed. */
-  private readonly refused = new SaidOnce(() => this.o.clock.monotonic());
+  private readonly refused = new SaidOnce();
   /** What carrying an intent out, and a decision, may tell the runner. */
   private readonly applying: Applying = {
     changed: () => this.o.onChange?.(),
@@ -258,7 +258,7 @@ export class ActionRunner {
     };
   }
 
-  private verdict(deviceId: string | undefined, then: DeviceAction, maxAgeMs?: number): BookingVerdict {
+  private verdict(deviceId: string | undefined, then: DeviceAction, maxAgeMs?: number) {
     const { gate } = this.o;
     if (!gate) return NO_GATE;
     const verdict = gate.verdict(deviceId, maxAgeMs);

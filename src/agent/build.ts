@@ -75,7 +75,7 @@ export function buildParts(settings: Settings, env: NodeJS.ProcessEnv, logger: L
   const stats = new AgentStats();
   const stateDir = stateDirOf(settings, env);
   // One look-up from a device to its port and charge way, for the actions and the rows alike: a key naming two phones is refused alike and said once.
-  const mapping = deviceMappingOf(settings, logger, clock);
+  const mapping = deviceMappingOf(settings, logger);
   const platforms = buildPlatforms(settings, env, logger, registry, clock);
   const reported = new ReportedStore(join(stateDir, 'reported-devices.json'), logger);
   // Devices an earlier run reported and not back by the first report go out UNPLUGGED, unless a feature finds them.

@@ -49,7 +49,7 @@ export interface GuardParts {
  * and stop (the daemon bounds them) and its other parts (its action, its doctor lines) as they are.
  */
 export function guarded<F extends DeviceFeature>(feature: F, { logger, clock, stats }: GuardParts) {
-  const said = new SaidOnce(() => clock.monotonic());
+  const said = new SaidOnce();
   const guard =
     (hook: string, fn: Hook, self: unknown): Hook =>
     (...args) => {

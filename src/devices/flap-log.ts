@@ -22,7 +22,7 @@ export class FlapLog {
   ) {
     this.ledger = new FlapLedger(rules);
     // Its summaries on the injected timers too: due on virtual time, they come on virtual time.
-    this.log = new LimitedLog(logger, { now: () => clock.monotonic(), timers: clock });
+    this.log = new LimitedLog(logger, { clock });
   }
 
   /** A source's changes: each one logged, or summed up while its phone flaps. */

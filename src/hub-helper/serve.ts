@@ -93,12 +93,7 @@ function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS) {
 }
 
 /** The answer to one request: the problem (undefined when done) and the output. */
-async function answer(
-  request: HubRequest,
-  mapped: readonly HubPort[],
-  env: NodeJS.ProcessEnv,
-  roots: { sysfs?: string; devfs?: string } = {},
-): Promise<{ problem?: string; output: string }> {
+async function answer(request: HubRequest, mapped: readonly HubPort[], env: NodeJS.ProcessEnv, roots: { sysfs?: string; devfs?: string } = {}) {
   if (request.kind === 'check') {
     const tool = locate('uhubctl', env.PATH);
     const hubs = [...new Set(mapped.map((p) => p.hub))].map((hub) => hubNodeFinding(hub, roots.sysfs, roots.devfs));

@@ -7,22 +7,22 @@ import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.
 
 type Level = 'info' | 'warn' | 'error';
 
+/**
+ * The time line a limiter runs on, as the agent's Clock & Timers give it: monotonic ms (a wall-clock step must neither
+ * flush nor hold summaries), and the timer that wakes a summary due when no line of its cause comes again.
+ */
+export type LimiterClock = Pick<Clock, 'monotonic'> & Timers;
+
 export interface LimitedLogOptions {
   limits?: RateLimitOptions;
-  /** Monotonic ms: a wall-clock step must neither flush nor hold summaries. */
-  now?: () => number;
-  /** What wakes a summary that is due when no line of its cause comes again: on the same time line as `now` (default the system's). */
-  timers?: Timers;
+  /** Default: the system's. */
+  clock?: LimiterClock;
 }
-
-/** The time line a limiter runs on: its monotonic clock and its timers, as the agent's Clock & Timers give them. */
-export type LimiterClock = Pick<Clock, 'monotonic'> & Timers;
 
 export class LimitedLog {
   private limiter: LineRateLimiter;
   private readonly limits: RateLimitOptions;
-  private now: () => number;
-  private timers: Timers;
+  private clock: LimiterClock;
   private timer: Timer | undefined;
   private timerAt: number | undefined;
 
@@ -32,21 +32,12 @@ export class LimitedLog {
   ) {
     this.limits = options.limits ?? DEFAULT_RATE_LIMIT;
     this.limiter = new LineRateLimiter(this.limits);
-    this.now = options.now ?? (() => systemClock.monotonic());
-    this.timers = options.timers ?? systemClock;
+    this.clock = options.clock ?? systemClock;
   }
 
-  info(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
-    this.write('info', cause, fields, msg, subject);
-  }
-
-  warn(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
-    this.write('warn', cause, fields, msg, subject);
-  }
-
-  error(cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
-    this.write('error', cause, fields, msg, subject);
-  }
+  readonly info = this.write.bind(this, 'info');
+  readonly warn = this.write.bind(this, 'warn');
+  readonly error = this.write.bind(this, 'error');
 
   /**
    * Moves the limiter to another time line (a logger handed its clock after it limited a line). Its windows were
@@ -57,8 +48,7 @@ export class LimitedLog {
     this.timer?.cancel();
     this.timer = undefined;
     this.timerAt = undefined;
-    this.now = () => clock.monotonic();
-    this.timers = clock;
+    this.clock = clock;
     this.limiter = new LineRateLimiter(this.limits);
   }
 
@@ -68,18 +58,18 @@ export class LimitedLog {
     this.rearm();
   }
 
-  private write(level: Level, cause: string, fields: Record<string, unknown>, msg: string, subject: string | undefined) {
-    const now = this.now();
+  private write(level: Level, cause: string, fields: Record<string, unknown>, msg: string, subject?: string) {
+    const now = this.clock.monotonic();
     for (const s of this.limiter.due(now)) this.summarise(s);
     if (this.limiter.admit(cause, now, { subject, text: msg, level })) this.logger[level](fields, msg);
     this.rearm();
   }
 
   private summarise(s: Summary) {
-    const seconds = Math.max(1, Math.round((this.now() - s.since) / 1000));
+    const seconds = Math.max(1, Math.round((this.clock.monotonic() - s.since) / 1000));
     const named = s.subjects.length ? `; among them ${s.subjects.join(', ')}${s.moreSubjects ? ` and ${s.moreSubjects} more` : ''}` : '';
-    const level: Level = s.level === 'error' ? 'error' : s.level === 'warn' ? 'warn' : 'info';
-    this.logger[level](
+    // Only write's levels are held: the worst of them.
+    this.logger[s.level as Level](
       { cause: s.cause, suppressed: s.suppressed, subjects: s.subjects.length ? s.subjects : undefined },
       `${s.suppressed} more log line${s.suppressed === 1 ? '' : 's'} of this kind in the last ${seconds} s were held back (at most ` +
         `${this.limits.burst} in ${Math.round(this.limits.windowMs / 1000)} s per kind)${named}; the last: ${s.example}`,
@@ -94,14 +84,14 @@ export class LimitedLog {
     this.timer = undefined;
     this.timerAt = at;
     if (at === undefined) return;
-    this.timer = this.timers.setTimer(
+    this.timer = this.clock.setTimer(
       () => {
         this.timer = undefined;
         this.timerAt = undefined;
-        for (const s of this.limiter.due(this.now())) this.summarise(s);
+        for (const s of this.limiter.due(this.clock.monotonic())) this.summarise(s);
         this.rearm();
       },
-      Math.max(0, Math.ceil(at - this.now())),
+      Math.max(0, Math.ceil(at - this.clock.monotonic())),
       { unref: true },
     );
   }
@@ -134,7 +124,7 @@ export function limited(logger: Logger) {
   let log = perLogger.get(logger);
   if (!log) {
     const clock = (logger as Carrying)[CLOCK];
-    log = new LimitedLog(logger, clock && { now: () => clock.monotonic(), timers: clock });
+    log = new LimitedLog(logger, { clock });
     perLogger.set(logger, log);
   }
   return log;

@@ -2,39 +2,26 @@
 // subject, so that its line is written when it starts or changes and not at every look. Here rather than as a set or map
 // beside each caller, the same way everywhere.
 //
-// The rate limiter (rate-limit.ts) bounds how many lines a cause writes; this keeps one line from repeating. Time is
-// the caller's monotonic clock.
-
-/** What was said of a subject. */
-interface Said {
-  text: string;
-  /** Monotonic ms it was said (first, or changed to this text). */
-  at: number;
-}
+// The rate limiter (rate-limit.ts) bounds how many lines a cause writes; this keeps one line from repeating.
 
 export class SaidOnce {
-  private readonly said = new Map<string, Said>();
+  /** What was said of each subject. */
+  private readonly said = new Map<string, string>();
 
-  /**
-   * @param now the caller's monotonic clock (Clock.monotonic)
-   * @param max subjects kept at most: past it the oldest is forgotten (and so may be said again), never a growing map
-   */
-  constructor(
-    private readonly now: () => number,
-    private readonly max = 10_000,
-  ) {}
+  /** @param max subjects kept at most: past it the oldest is forgotten (and so may be said again), never a growing map */
+  constructor(private readonly max = 10_000) {}
 
   /** Whether to say `text` of `subject` now: yes the first time and when the text changed; a repeat of what was said is held back. */
   say(subject: string, text = '') {
-    if (this.said.get(subject)?.text === text) return false;
+    if (this.said.get(subject) === text) return false;
     this.said.delete(subject);
-    this.said.set(subject, { text, at: this.now() });
+    this.said.set(subject, text);
     if (this.said.size > this.max) this.said.delete(this.said.keys().next().value!);
     return true;
   }
 
-  /** The condition ended: the next time is said again. Returns what stood, for a line that sums it up. */
-  forget(subject: string): Readonly<Said> | undefined {
+  /** The condition ended: the next time is said again. Returns what was said, if anything. */
+  forget(subject: string) {
     const entry = this.said.get(subject);
     this.said.delete(subject);
     return entry;

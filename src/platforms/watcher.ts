@@ -5,17 +5,11 @@ import { EventEmitter } from 'node:events';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { every, systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
-import { Reconnects, type EndNote } from '../util/reconnects.js';
+import { Reconnects, type EndNote, type ReconnectPolicy } from '../util/reconnects.js';
 
-export interface WatcherOptions {
+export interface WatcherOptions extends ReconnectPolicy {
   reconcileMs: number;
   logger: Logger;
-  reconnectMinMs?: number;
-  reconnectMaxMs?: number;
-  /** A connection open this long worked: the next reconnect waits the shortest time again (default 10 s). */
-  stableMs?: number;
-  /** While the connection keeps ending soon after it opens, at most one summary line this often (default 5 min). */
-  summaryMs?: number;
   /** The reconciliation, the reconnects and the watcher's own waits run on its timers (default the system's). */
   clock?: Clock & Timers;
 }
@@ -37,10 +31,7 @@ export abstract class Watcher extends EventEmitter {
   ) {
     super();
     this.clock = options.clock ?? systemClock;
-    this.reconnects = new Reconnects(
-      { firstMs: options.reconnectMinMs, maxMs: options.reconnectMaxMs, stableMs: options.stableMs, summaryMs: options.summaryMs },
-      this.clock,
-    );
+    this.reconnects = new Reconnects(options, this.clock);
   }
 
   /** The service's address, for log lines. */

@@ -180,13 +180,7 @@ function release(lock: string) {
   }
 }
 
-interface Holder {
-  text: string;
-  pid: number | undefined;
-  stale: boolean;
-}
-
-function lockHolder(lock: string): Holder {
+function lockHolder(lock: string) {
   let text: string;
   let stat: Stats;
   try {
@@ -257,7 +251,7 @@ function notRegular(file: string, kind: string) {
   );
 }
 
-function kindOf(stat: Stats): string {
+function kindOf(stat: Stats) {
   if (stat.isFIFO()) return 'a FIFO';
   if (stat.isDirectory()) return 'a directory';
   if (stat.isSymbolicLink()) return 'a symbolic link';

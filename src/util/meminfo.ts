@@ -7,11 +7,9 @@ export interface Memory {
   total: number;
   /** Bytes: total minus available. */
   used: number;
-  /** True when MemAvailable was missing and the estimate was used. */
-  estimated: boolean;
 }
 
-export function parseMeminfoFields(text: string) {
+export function parseMeminfo(text: string): Memory | undefined {
   const fields = new Map<string, number>();
   for (const line of text.replace(/\r/g, '').split('\n')) {
     const match = /^([A-Za-z0-9_()]+):\s+(\d+)(?:\s+kB)?\s*$/.exec(line);
@@ -20,20 +18,9 @@ export function parseMeminfoFields(text: string) {
     const kib = Number(value);
     if (!fields.has(key) && Number.isSafeInteger(kib * 1024)) fields.set(key, kib * 1024);
   }
-  return fields;
-}
-
-export function parseMeminfo(text: string): Memory | undefined {
-  const fields = parseMeminfoFields(text);
   const total = fields.get('MemTotal');
-  if (total === undefined || total <= 0) return undefined;
-  let available = fields.get('MemAvailable');
-  let estimated = false;
-  if (available === undefined) {
-    const free = fields.get('MemFree');
-    if (free === undefined) return undefined;
-    available = free + (fields.get('Buffers') ?? 0) + (fields.get('Cached') ?? 0);
-    estimated = true;
-  }
-  return { total, used: Math.max(0, total - Math.min(available, total)), estimated };
+  const free = fields.get('MemFree');
+  const available = fields.get('MemAvailable') ?? (free === undefined ? undefined : free + (fields.get('Buffers') ?? 0) + (fields.get('Cached') ?? 0));
+  if (total === undefined || total <= 0 || available === undefined) return undefined;
+  return { total, used: Math.max(0, total - Math.min(available, total)) };
 }

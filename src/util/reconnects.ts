@@ -8,9 +8,9 @@ import type { Clock } from './clock.js';
 
 export interface ReconnectPolicy {
   /** The first wait (default 250 ms). */
-  firstMs?: number;
+  reconnectMinMs?: number;
   /** The longest wait (default 10 s). */
-  maxMs?: number;
+  reconnectMaxMs?: number;
   /** A connection that stayed open this long worked: the next wait starts over (default 10 s). */
   stableMs?: number;
   /** While connections keep dying, at most one summary line this often (default 5 min). */
@@ -37,8 +37,7 @@ export class Reconnects {
     policy: ReconnectPolicy,
     private readonly clock: Clock,
   ) {
-    const firstMs = policy.firstMs ?? 250;
-    this.backoff = new Backoff({ firstMs, maxMs: policy.maxMs ?? 10_000, jitter: 0.5 }, () => clock.random());
+    this.backoff = new Backoff({ firstMs: policy.reconnectMinMs ?? 250, maxMs: policy.reconnectMaxMs ?? 10_000, jitter: 0.5 }, () => clock.random());
     this.stableMs = policy.stableMs ?? 10_000;
     this.summaryMs = policy.summaryMs ?? 5 * 60_000;
   }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/util/clock.js';
 import { DeviceMapping } from '../../src/actions/device-mapping.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
 import type { Claim } from '../../src/devices/claims.js';
@@ -16,7 +15,6 @@ function mapping(networkDevices: string[] = []) {
     chargeWays: chargeWaysOf([`${FIRST}=uhubctl`, 'model:*=samsung']),
     networkDevices,
     logger,
-    clock: systemClock,
   });
   return { m, conflictLines: () => lines().filter((l) => /names two phones/.test(String(l.msg))) };
 }
@@ -64,7 +62,7 @@ describe('DeviceMapping: the one look-up of a port and a charge way (issue 42)',
     const usb: Claim = { serial: 'R58M123', udid: 'R58M999', ready: true };
     const giver: Claim = { serial: '127.0.0.1:5603', udid: 'R58M123', ready: true };
     const { logger, lines } = captureLogger();
-    const m = new DeviceMapping({ hubPorts: new Map([['R58M123', { hub: '1-1', port: 2 }]]), logger, clock: systemClock });
+    const m = new DeviceMapping({ hubPorts: new Map([['R58M123', { hub: '1-1', port: 2 }]]), logger });
     const said = () => lines().filter((l) => /names two phones/.test(String(l.msg))).length;
     m.portOf(usb, [usb, giver]);
     m.portOf(usb, [usb, giver]);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { carryClock, LimitedLog, limited } from '../../src/log/limited.js';
-import { systemClock, VirtualTime } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/clock.js';
+import { VirtualTime } from '../../src/util/virtual-time.js';
 import { captureLogger } from './capture.js';
 
 describe('LimitedLog', () => {
   it('writes the first lines of a cause, then one summary with the count, a few subjects and the last line', () => {
     const { logger, lines } = captureLogger();
     let now = 0;
-    const log = new LimitedLog(logger, { now: () => now, limits: { burst: 3, windowMs: 60_000, maxSubjects: 2 } });
+    const log = new LimitedLog(logger, { clock: { ...systemClock, monotonic: () => now }, limits: { burst: 3, windowMs: 60_000, maxSubjects: 2 } });
     for (let i = 0; i < 50; i++) log.warn('refused', { udid: `U${i}` }, `the cloud did not store device U${i}`, `U${i}`);
     log.info('other', {}, 'another cause is not held back');
     expect(lines().map((l) => l.msg)).toEqual([
@@ -41,7 +42,7 @@ describe('LimitedLog', () => {
 
   it('flush writes what is owed before a one-shot command ends', () => {
     const { logger, lines } = captureLogger();
-    const log = new LimitedLog(logger, { now: () => 0, limits: { burst: 1, windowMs: 60_000, maxSubjects: 5 } });
+    const log = new LimitedLog(logger, { clock: { ...systemClock, monotonic: () => 0 }, limits: { burst: 1, windowMs: 60_000, maxSubjects: 5 } });
     log.error('x', {}, 'a');
     log.error('x', {}, 'b');
     log.flush();

@@ -6,7 +6,6 @@ import { DeviceMapping } from '../../src/actions/device-mapping.js';
 import { chargeWaysOf } from '../../src/config/charge-ways.js';
 import { captureLogger } from '../log/capture.js';
 import { rowFeatures } from './row-features.js';
-import { systemClock } from '../../src/util/clock.js';
 
 const info = (udid: string): DeviceInfo => ({
   udid,
@@ -40,7 +39,7 @@ describe("deviceRows: through the actions' look-up", () => {
     const hubPorts = new Map([['SB', { hub: '1-1', port: 2 }]]);
     const chargeWays = chargeWaysOf(['SB=uhubctl']);
     const reg = lab();
-    const look = new DeviceMapping({ hubPorts, chargeWays, logger: captureLogger().logger, clock: systemClock });
+    const look = new DeviceMapping({ hubPorts, chargeWays, logger: captureLogger().logger });
     const rows = deviceRows([info('SB'), info('UB')], reg, { ports: hubPorts, mapping: { look, platform: 'android' }, features: rowFeatures(reg, look) });
     for (const row of rows) {
       expect(row, `row of ${row.serial}`).not.toHaveProperty('hub');
@@ -51,7 +50,7 @@ describe("deviceRows: through the actions' look-up", () => {
   it('a key naming one phone shows its port and way, as before', () => {
     const hubPorts = new Map([['UB', { hub: '1-1', port: 2 }]]);
     const chargeWays = chargeWaysOf(['UB=uhubctl']);
-    const look = new DeviceMapping({ hubPorts, chargeWays, logger: captureLogger().logger, clock: systemClock });
+    const look = new DeviceMapping({ hubPorts, chargeWays, logger: captureLogger().logger });
     const reg = lab();
     const [row] = deviceRows([info('UB')], reg, { ports: hubPorts, mapping: { look, platform: 'android' }, features: rowFeatures(reg, look) });
     expect(row).toMatchObject({ serial: 'SB', hub: '1-1', hubPort: 2, chargeWay: 'uhubctl' });

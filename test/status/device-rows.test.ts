@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/util/clock.js';
 import type { DeviceInfo } from '../../src/cloud/types.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { BATTERY, type BatteryState } from '../../src/features/health/monitor.js';
@@ -24,7 +23,7 @@ const info: DeviceInfo = {
 };
 /** The rows as the views build them, with the features that add to them and the actions' look-up of `ways`. */
 function rows(infos: DeviceInfo[], reg: DeviceRegistry, ways: ChargeWays = []): ReturnType<typeof deviceRows> {
-  const look = new DeviceMapping({ hubPorts: new Map(), chargeWays: ways, logger: captureLogger().logger, clock: systemClock });
+  const look = new DeviceMapping({ hubPorts: new Map(), chargeWays: ways, logger: captureLogger().logger });
   return deviceRows(infos, reg, { mapping: { look, platform: 'android' }, features: rowFeatures(reg, look) });
 }
 function registry(battery: BatteryState | undefined): DeviceRegistry {

@@ -22,7 +22,8 @@ import type { PlatformFacts } from '../../src/platforms/facts.js';
 import type { WearReader } from '../../src/platforms/wear.js';
 import { platformNames, wearReader } from '../../src/agent/platforms.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
-import { VirtualTime, type Clock, type Timers } from '../../src/util/clock.js';
+import type { Clock, Timers } from '../../src/util/clock.js';
+import { VirtualTime } from '../../src/util/virtual-time.js';
 import { SharedParts } from '../../src/util/shared-parts.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
 import type { DeviceRow } from '../../src/devices/feature-view.js';
@@ -74,7 +75,7 @@ export function featureContext<Phones extends PhoneControl = PhoneControl>(o: Fe
       facts: o.facts ?? ANDROID_FACTS,
       phones: o.phones ?? ({ platform: 'android' } as Phones),
     },
-    mapping: o.mapping ?? deviceMappingOf(settings, logger, clock),
+    mapping: o.mapping ?? deviceMappingOf(settings, logger),
     uhubctl: (o.uhubctl ?? new Uhubctl(settings.recovery.powerCycleCommand)) as Uhubctl,
     shared: o.shared ?? new SharedParts(),
   };

@@ -13,7 +13,6 @@ describe('parseMeminfo', () => {
     expect(parseMeminfo(fixture('meminfo', 'linux-with-memavailable.txt'))).toEqual({
       total: 1019732 * 1024,
       used: (1019732 - 710280) * 1024,
-      estimated: false,
     });
   });
 
@@ -21,7 +20,6 @@ describe('parseMeminfo', () => {
     expect(parseMeminfo(fixture('meminfo', 'android-highmem-no-memavailable.txt'))).toEqual({
       total: 995092 * 1024,
       used: (995092 - (412324 + 67372 + 218692)) * 1024,
-      estimated: true,
     });
   });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Reconnects } from '../../src/util/reconnects.js';
-import { VirtualTime } from '../../src/util/clock.js';
+import { VirtualTime } from '../../src/util/virtual-time.js';
 
 describe('Reconnects', () => {
   it('grows the wait while connections die soon after opening, and starts over after one that held', () => {
     const time = new VirtualTime(0);
-    const r = new Reconnects({ firstMs: 250, maxMs: 10_000, stableMs: 10_000, summaryMs: 60_000 }, time.clock({ random: () => 0 }));
+    const r = new Reconnects({ reconnectMinMs: 250, reconnectMaxMs: 10_000, stableMs: 10_000, summaryMs: 60_000 }, time.clock({ random: () => 0 }));
     const waits: number[] = [];
     const notes: Array<string | undefined> = [];
     for (let i = 0; i < 8; i++) {

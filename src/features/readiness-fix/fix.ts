@@ -61,7 +61,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
     },
   });
   /** The phones' refusals of writes, said once per phone until a write of it goes through or what it refuses changes. */
-  const refusalsSaid = new SaidOnce(() => ctx.clock.monotonic());
+  const refusalsSaid = new SaidOnce();
   /** The runner's target for the phone: one read or fix of it at a time. */
   const targetOf = (serial: string) => `${phones.platform}/${serial}`;
 

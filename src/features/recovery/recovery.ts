@@ -58,8 +58,8 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
   /** The connect backoff of the configured network addresses, which the policy decides from and moves by intents. */
   const connects = new ConnectBackoffs(settings.networkDevices, CONNECT_TIMING);
   /** The hubs whose lost phones were said, while their episode lasts: once per episode, not at every look. */
-  const hubsSaid = new SaidOnce(now);
-  const failing = new SaidOnce(now);
+  const hubsSaid = new SaidOnce();
+  const failing = new SaidOnce();
   /** What carrying out reads: the USB layer's word only once every feature is built (the layer offers it). */
   const carrying = () => ({ ...ctx, adb, portPower, connects, failing, notes, blocked, usb: ctx.shared.get(USB_EVIDENCE) });
 

@@ -83,7 +83,7 @@ export class UsbLayer implements UsbEvidence {
   private seq: number | undefined;
   private verdicts: Verdict[] = [];
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
-  private readonly logged = new SaidOnce(this.now);
+  private readonly logged = new SaidOnce();
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
   private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
@@ -91,7 +91,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
-  private readonly saidOffList = new SaidOnce(this.now);
+  private readonly saidOffList = new SaidOnce();
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
   private readonly locations = cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));

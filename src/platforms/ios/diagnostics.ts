@@ -19,7 +19,7 @@
 // - an answer with Status other than Success, or an Error, when it refuses.
 import type { BatteryWear, Unread } from '../wear.js';
 import { LockdownError } from './errors.js';
-import type { Dict } from './framing.js';
+import { dictOf, type Dict } from './framing.js';
 import type { LockdownClient } from './lockdown.js';
 
 const DIAGNOSTICS_RELAY = 'com.apple.mobile.diagnostics_relay';
@@ -29,7 +29,6 @@ export interface RelayWear {
   unread: Unread[];
 }
 
-const dict = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Dict) : undefined);
 const int = (v: unknown) => {
   const n = typeof v === 'bigint' ? Number(v) : v;
   return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
@@ -37,9 +36,9 @@ const int = (v: unknown) => {
 
 /** The battery's figures in an IORegistry answer, the nested BatteryData first where iOS puts them there. */
 export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | undefined {
-  const reg = dict(dict(answer?.Diagnostics)?.IORegistry);
+  const reg = dictOf(dictOf(answer?.Diagnostics)?.IORegistry);
   if (!reg) return undefined;
-  const data = dict(reg.BatteryData) ?? {};
+  const data = dictOf(reg.BatteryData) ?? {};
   const first = (...values: unknown[]) => values.map(int).find((v) => v !== undefined);
   const cycles = cyclesOf(first(reg.CycleCount, data.CycleCount));
   const design = first(data.DesignCapacity, reg.DesignCapacity);
@@ -53,13 +52,13 @@ export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | u
  * phone's design capacity, which healthOf refuses.
  */
 export function batteryFromGasGauge(answer: Dict | undefined): BatteryWear | undefined {
-  const gauge = dict(dict(answer?.Diagnostics)?.GasGauge);
+  const gauge = dictOf(dictOf(answer?.Diagnostics)?.GasGauge);
   if (!gauge) return undefined;
   return wearOf('gasgauge', cyclesOf(int(gauge.CycleCount)), int(gauge.FullChargeCapacity), int(gauge.DesignCapacity));
 }
 
 /** The figures that read, undefined when neither the cycles nor the health do. */
-function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, full: number | undefined, design: number | undefined): BatteryWear | undefined {
+function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, full: number | undefined, design: number | undefined) {
   const health = healthOf(full, design);
   if (cycles === undefined && health === undefined) return undefined;
   return { source, ...(cycles !== undefined && { cycleCount: cycles }), ...(health && { fullMah: full!, designMah: design!, healthPercent: health }) };

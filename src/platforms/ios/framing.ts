@@ -24,9 +24,13 @@ export function decodePlist(payload: Uint8Array): unknown {
   }
 }
 
+/** A plist value that is a dictionary; undefined for any other. */
+export const dictOf = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Dict) : undefined);
+
 function asDict(value: unknown) {
-  if (value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array)) return value as Dict;
-  throw new IosProtocolError('plist is not a dictionary');
+  const dict = dictOf(value);
+  if (!dict) throw new IosProtocolError('plist is not a dictionary');
+  return dict;
 }
 
 export function encodeMux(body: Dict, tag: number): Buffer {

@@ -2,7 +2,7 @@
 // whole under a budget. Never pairs nor unpairs: a phone without a pair record is reported as such.
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { LockdownError } from './errors.js';
-import type { Dict } from './framing.js';
+import { dictOf, type Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
 import { readDeveloperImage } from './image-mounter.js';
@@ -105,8 +105,7 @@ async function readinessValue(client: LockdownClient, domain: string, key: strin
 
 async function optionalDomain(client: LockdownClient, domain: string, timeoutMs: number) {
   try {
-    const v = await client.getValue(domain, undefined, timeoutMs);
-    return v && typeof v === 'object' ? (v as Dict) : undefined;
+    return dictOf(await client.getValue(domain, undefined, timeoutMs));
   } catch (err) {
     // A domain the phone does not have is not a failure of the phone.
     if (err instanceof LockdownError) return undefined;

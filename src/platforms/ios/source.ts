@@ -7,16 +7,14 @@ import type { DeviceInfo } from '../../cloud/types.js';
 import type { DeviceRegistry } from '../../devices/registry.js';
 import { recordKey, type UsbPlace } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
-import type { Logger } from '../../log/logger.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
 import { asks, type CollectRequest, type DeviceSource, type ListingChange, type SourceDevice, type SourceEvents } from '../source.js';
-import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
 import type { probeIphone, ProbeResult } from './probe.js';
-import { IosWatcher } from './watcher.js';
+import { IosWatcher, type IosWatcherOptions } from './watcher.js';
 import { limited } from '../../log/limited.js';
 import { facetKey } from '../../devices/facet.js';
 import { IOS_WEAR } from './wear.js';
@@ -27,19 +25,13 @@ const PLATFORM = 'ios';
 /** usbmuxd's word for a phone it lists: each can be asked. */
 const READY = 'attached';
 
-export interface IosSourceOptions {
-  address: UsbmuxdAddress;
+export interface IosSourceOptions extends IosWatcherOptions {
   registry: DeviceRegistry;
-  logger: Logger;
   /** Its reads' times, and its watcher's timers. */
   clock: Clock & Timers;
-  stepTimeoutMs: number;
   concurrency: number;
-  reconcileMs: number;
   /** How long the root domain read on a connection is used before it is read again. */
   slowFactsRefreshMs: number;
-  /** See IosWatcherOptions.quietWhenAbsent. */
-  quietWhenAbsent?: boolean;
   /** For tests; the real lockdown probe by default. */
   probe?: typeof probeIphone;
 }

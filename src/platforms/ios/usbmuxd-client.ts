@@ -88,7 +88,7 @@ function checkResult(request: string, body: Dict) {
     throw new Error(`usbmuxd refused ${request} (result ${code}${RESULTS[code] ? `: ${RESULTS[code]}` : ''})`);
 }
 
-function deviceFromAttached(msg: Dict): MuxDevice | undefined {
+function deviceFromAttached(msg: Dict) {
   const props = (msg.Properties ?? {}) as Dict;
   const deviceId = Number(msg.DeviceID ?? props.DeviceID);
   const udid = typeof props.SerialNumber === 'string' ? props.SerialNumber : undefined;

@@ -15,7 +15,7 @@ const client = () => import('./usbmuxd-client.js');
 
 const IOS_ATTACHED = 'attached';
 
-interface IosWatcherOptions extends WatcherOptions {
+export interface IosWatcherOptions extends WatcherOptions {
   address: UsbmuxdAddress;
   stepTimeoutMs: number;
   /** How long phones known before usbmuxd went away are kept (default 10 s), so a usbmuxd restart unplugs none. */
