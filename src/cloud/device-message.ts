@@ -5,7 +5,7 @@ import type { DeviceInfo } from './types.js';
  * not said). Returns the field, to spread where the message goes, so the record's keys keep the order the cloud has
  * always received. Words come in the pipeline's order: the source's, then the features' notes, a failed source's
  * fallback and clipped values (execute.ts), health's problems, then the annotate passes; a feature speaking for a device
- * no source reads replaces it. No other file writes `message` (test/docs/report-pipeline.rules.ts).
+ * no source reads replaces it; the standing verdicts' words lead it all (src/devices/compose.ts). No other file writes `message` (test/docs/report-pipeline.rules.ts).
  */
 export function composeMessage(words: ReadonlyArray<string | undefined>): Pick<DeviceInfo, 'message'> {
   const said = words.filter((w): w is string => w !== undefined && w !== '');

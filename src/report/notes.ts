@@ -1,7 +1,6 @@
-// What the features say of a device its source speaks for: each feature's notes hook, in registration order, then the
-// words of the verdicts standing on it (src/devices/compose.ts), join the device's message after its source's word, so
-// that no source is handed a feature.
-import { wordsOf } from '../devices/compose.js';
+// What the features say of a device its source speaks for: each feature's notes hook, in registration order, joins the
+// device's message after its source's word, so that no source is handed a feature. The verdicts' words join later, as the
+// report folds them (src/devices/compose.ts).
 import type { DeviceFeature } from '../devices/feature.js';
 import type { Platform } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -17,6 +16,6 @@ export function notesOf(
     if (!record) return [];
     const notes: string[] = [];
     for (const f of o.features) for (const note of f.notes?.(record, peers) ?? []) if (note) notes.push(note);
-    return [...notes, ...wordsOf(o.registry.timeline.verdictsOf(record.udid ?? record.serial))];
+    return notes;
   };
 }

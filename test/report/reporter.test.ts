@@ -6,6 +6,7 @@ import { withNotes } from '../../src/cloud/device-message.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
 import { logFailedDevices, Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
+import { QUARANTINED } from '../../src/devices/verdicts.js';
 import { SourceUnreachableError, type CollectRequest, type DeviceSource } from '../../src/platforms/source.js';
 import { systemClock } from '../../src/util/clock.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
@@ -268,6 +269,33 @@ describe('Reporter', () => {
     await sink.release();
     await third;
     expect(sink.bodies[2]!.devices.map((d) => `${d.udid}:${d.status}`)).toEqual(['B:AVAILABLE', 'A:UNPLUGGED']);
+  });
+
+  it('a phone carried while its source fails is said with the verdicts standing on it, as a listed one is', async () => {
+    const sink = new GatedSink();
+    let fail = false;
+    const registry = known('A');
+    const { r } = reporter(
+      sink,
+      () => {
+        if (fail) throw new Error('adb went away');
+        return [device('A')];
+      },
+      silentLogger(),
+      { registry },
+    );
+    registry.timeline.verdict('A', QUARANTINED, { out: { state: 'quarantined', layer: 'phone' }, unavailable: true, appiumOff: true, words: 'held by a test' });
+    const send = async () => {
+      const sent = r.send(plan({ refresh: 'all' }));
+      await sink.release();
+      await sent;
+      return sink.bodies.at(-1)!.devices.find((d) => d.udid === 'A')!;
+    };
+    expect((await send()).message).toBe('held by a test');
+    fail = true;
+    const carried = await send();
+    expect([carried.status, carried.support?.appiumDisabled]).toEqual(['UNAVAILABLE', true]);
+    expect(carried.message).toMatch(/^held by a test; the agent could not read its android devices \(fake: adb went away\)/);
   });
 
   // Issue 61's follow-up: a daemon started with no adb server (or usbmuxd) must not tell the cloud that the phones the last

@@ -111,9 +111,10 @@ describe('the views of the phones, after every fact and the report it wakes', ()
           // And what that report's consequences change (a quarantine its failed inventory completes, 250 ms on), told in the
           // report it wakes after the change debounce and a token of the report budget (one each 5 s): the views are
           // compared once no verdict is left that a report has not folded, and none is being sent; a cloud that does not
-          // answer is asked again on its back-off, and the last report tried is compared. (While a source fails, reports go
-          // on every few seconds without any fact: waiting for them to stop would wait for the source.)
-          for (let waited = 0; waited < 2_000 || ((bed.registry.timeline.unfolded || bed.loop.reporting) && !cloud.failing); waited += 500) {
+          // answer is asked again on its back-off, and the last report tried (one that folded every verdict) is compared.
+          // (While a source fails, reports go on every few seconds without any fact: waiting for them to stop would wait
+          // for the source.)
+          for (let waited = 0; waited < 2_000 || bed.registry.timeline.unfolded || (bed.loop.reporting && !cloud.failing); waited += 500) {
             // Within the schedule's minute: a cloud's back-off may hold the report a verdict wakes (the wake's own bound is
             // test/agent/verdict-wake.test.ts's).
             expect(waited, 'a verdict changed after a report and no report told the cloud within a minute').toBeLessThan(65_000);

@@ -120,7 +120,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   return {
     name: 'readiness',
     doctor: readinessDoctor(baseline),
-    // Judged again where the report says the verdicts' words (a path that annotates none, a one-shot's).
+    // Judged again as the report reads its source's devices, before it folds the verdicts (a one-shot's reading too).
     notes: (device) => {
       judgeSourced(device);
       return [];
