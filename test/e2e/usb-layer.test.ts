@@ -413,11 +413,14 @@ describe('the USB layer in the daemon', () => {
     const agent = bed.run({ ...proxy.env, DEVICE_AGENT_USB_KERNEL_LOG: '', DEVICE_AGENT_USB_SYSFS_ROOT: sysfs, ...FAST });
     await cloud.waitForPut((r) => serials.every((u) => reported(u, (d) => d.status === 'AVAILABLE')(r)), 30_000);
     const restartAt = Date.now();
-    // The server restarts and takes a few seconds to have every phone again (adb connects them one by one).
+    // The server restarts and takes a few seconds to have every phone again.
     await bed.adb.restart({ reconnect: false });
     // A report while the server has none of them yet (the daemon reports every 2 s here).
     await cloud.waitForPut((r) => r.receivedAt > restartAt && r.answer?.status === 200, 20_000);
-    for (const p of phones) await bed.adb.connect(p.port);
+    // Together, as a server back up enumerates its USB phones: one by one, a loaded CI host took longer than adb's
+    // settle (10 s, ADB_SETTLE_MS in src/platforms/android/source.ts) to connect the last, and the agent rightly took
+    // adb's list as complete without it: the bed's pace, not a USB phone's.
+    await Promise.all(phones.map((p) => bed.adb.connect(p.port)));
     await cloud.waitForPut((r) => r.receivedAt > restartAt && serials.every((u) => reported(u, (d) => d.status === 'AVAILABLE')(r)), 40_000);
     // The bed's phones reach adb over TCP, where a phone whose first inventory on its new connection fails before it
     // says who it is is left out of reports until it answers (its address is no udid); once adb's list has settled, it
