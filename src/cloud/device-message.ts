@@ -17,6 +17,7 @@ export const MESSAGE_MAX_CHARS = 1024;
 
 /** The agent's words within the message's limit: cut after the last whole word that fits, "…" marking the cut. */
 export function withinMessage(text: string) {
+  if (text.length <= MESSAGE_MAX_CHARS) return text;
   const chars = [...text];
   if (chars.length <= MESSAGE_MAX_CHARS) return text;
   const cut = chars.slice(0, MESSAGE_MAX_CHARS - 1).join('');
@@ -28,6 +29,15 @@ export function withinMessage(text: string) {
 export function withNotes<T extends DeviceInfo>(info: T, notes: ReadonlyArray<string | undefined>) {
   if (!notes.some((n) => n !== undefined && n !== '')) return info;
   return { ...info, ...composeMessage([info.message, ...notes]) };
+}
+
+/**
+ * A device's message led by these words, the whole cut to the message's limit: words joined after the field limits
+ * were applied (src/report/execute.ts), the standing verdicts' (src/devices/compose.ts), which a cut spares last.
+ */
+export function withWordsFirst<T extends DeviceInfo>(info: T, words: readonly string[]) {
+  if (words.length === 0) return info;
+  return { ...info, message: withinMessage(composeMessage([...words, info.message]).message!) };
 }
 
 /** The record without its message, for a record whose words are said again from nothing (an UNPLUGGED one says none). */

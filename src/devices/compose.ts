@@ -3,7 +3,7 @@
 // folds them: any verdict out of service makes it UNAVAILABLE, any that says automation cannot run turns Appium off, and
 // their words lead its message (why it is out comes first), a listed phone's or a carried one's. A verdict stands until its owner says another,
 // so the report says the same between two readings as right after one.
-import { composeMessage } from '../cloud/device-message.js';
+import { withWordsFirst } from '../cloud/device-message.js';
 import { appiumOff, STATUS_UNAVAILABLE, type DeviceInfo } from '../cloud/types.js';
 import type { Verdict } from './timeline.js';
 
@@ -12,6 +12,8 @@ export function withVerdicts(info: DeviceInfo, verdicts: readonly Verdict[]) {
   let out = info;
   if (verdicts.some((v) => v.unavailable)) out = { ...out, status: STATUS_UNAVAILABLE };
   if (verdicts.some((v) => v.appiumOff)) out = { ...out, support: appiumOff(out.support) };
-  const words = verdicts.flatMap((v) => v.words ?? []);
-  return words.length === 0 ? out : { ...out, ...composeMessage([...words, out.message]) };
+  return withWordsFirst(
+    out,
+    verdicts.flatMap((v) => v.words ?? []),
+  );
 }
