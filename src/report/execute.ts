@@ -15,7 +15,7 @@ import { SourceUnreachableError, type CollectRequest, type DeviceSource } from '
 import type { Clock, Timers } from '../util/clock.js';
 
 export interface ExecuteOptions {
-  registry: Pick<DeviceRegistry, 'list' | 'get' | 'timeline'>;
+  registry: Pick<DeviceRegistry, 'list' | 'get'>;
   /** What acts on devices, in registration order: their notes join each device's message after the source's word. */
   features: readonly DeviceFeature[];
   /** Where a failed source's devices are owed until it answers again, and a source's own owed devices while it answers. */

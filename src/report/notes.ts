@@ -8,7 +8,7 @@ import type { DeviceRegistry } from '../devices/registry.js';
 /** The notes of each of the source's devices, by record key; `peers`, the records it lists now. A device with no record gets none. */
 export function notesOf(
   platform: Platform,
-  o: { registry: Pick<DeviceRegistry, 'list' | 'get' | 'timeline'>; features: readonly DeviceFeature[] },
+  o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
 ): (key: string) => string[] {
   const peers = o.registry.list(platform);
   return (key) => {

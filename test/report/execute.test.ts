@@ -1,4 +1,3 @@
-import { Timeline } from '../../src/devices/timeline.js';
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/report/execute.js';
 import { STRING_LIMITS } from '../../src/report/field-limits.js';
@@ -25,7 +24,7 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
       source([plain, device('LONGNAME', { deviceName: 'N'.repeat(4 * 1024 * 1024), message: 'charging' }), device('U'.repeat(300))]),
       request,
       {
-        registry: { list: () => [], get: () => undefined, timeline: new Timeline() },
+        registry: { list: () => [], get: () => undefined },
         presence: new PresenceLedger(),
         features: [],
         clock: systemClock,
@@ -99,7 +98,7 @@ describe('execute: a source’s devices enter the report path bounded (issue 35)
     );
     const run = () =>
       execute(src, request, {
-        registry: { list: () => [], get: () => undefined, timeline: new Timeline() },
+        registry: { list: () => [], get: () => undefined },
         presence,
         features: [],
         clock: systemClock,
