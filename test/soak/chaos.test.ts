@@ -155,6 +155,38 @@ async function sampleLife(): Promise<void> {
   }
   life.push({ at: Date.now(), of });
 }
+/**
+ * What the agent shows of each phone's in-service state (its page's data), sampled beside the truth: for a phone off
+ * the bound, its stretches are printed beside the truth's, so that a failing run says where the two parted.
+ */
+const shown: Array<{ at: number; of: Map<string, string> }> = [];
+async function sampleShown(): Promise<void> {
+  if (!statusUrl) return;
+  const page = await get('/api/devices').then(
+    (r) => JSON.parse(r.text) as { rows: Array<{ udid?: string }>; more: Array<{ inService?: { state: string; layer?: string } }> },
+    () => undefined,
+  );
+  if (!page) return;
+  const of = new Map<string, string>();
+  page.rows.forEach((row, i) => {
+    const s = page.more[i]?.inService;
+    if (row.udid && s) of.set(row.udid, s.state === 'in_service' ? 'in' : (s.layer ?? s.state));
+  });
+  shown.push({ at: Date.now(), of });
+}
+/** A phone's stretches in samples, as "+seconds state" at each change. */
+function stretches(samples: ReadonlyArray<{ at: number; of: Map<string, string> }>, serial: string, t0: number): string {
+  const out: string[] = [];
+  let last: string | undefined;
+  for (const { at, of } of samples) {
+    const now = of.get(serial);
+    if (now === undefined || now === last) continue;
+    out.push(`+${((at - t0) / 1000).toFixed(1)} ${now}`);
+    last = now;
+  }
+  return out.join(', ');
+}
+
 async function plug(serial: string): Promise<void> {
   let device = unplugged.get(serial);
   if (device) {
@@ -257,6 +289,12 @@ beforeAll(async () => {
     while (living) {
       await sampleLife();
       await sleep(250);
+    }
+  })();
+  void (async () => {
+    while (living) {
+      await sampleShown();
+      await sleep(1_000);
     }
   })();
   const env = daemonEnv(adb.env, cloud, {
@@ -756,7 +794,11 @@ describe('chaos soak', () => {
         }
         const diff = Math.abs(agentIn / agentSeconds - truth.in / (truth.in + truthOut));
         if (diff > worstPhone.diff) worstPhone = { diff, serial: p.udid };
-        if (!wedgedEver(p.udid) && diff > controlBound(agentSeconds)) offBound.push(`${p.udid} off by ${(100 * diff).toFixed(2)} points`);
+        if (!wedgedEver(p.udid) && diff > controlBound(agentSeconds))
+          offBound.push(
+            `${p.udid} off by ${(100 * diff).toFixed(2)} points: truth ${stretches(life, p.udid, t0)}; ` +
+              `the agent's page ${stretches(shown, p.udid, t0)}; the soak did ${JSON.stringify(history.get(p.udid) ?? [])}`,
+          );
         const layers = (m: Map<string, number>) => JSON.stringify(Object.fromEntries([...m].map(([l, x]) => [l, Number(x.toFixed(1))])));
         rows.push(
           `${p.udid}${wedgedEver(p.udid) ? ' (wedged)' : ''}: ${agentSeconds.toFixed(0)} s, truth ${((100 * truth.in) / (truth.in + truthOut)).toFixed(1)}% agent ${((100 * agentIn) / agentSeconds).toFixed(1)}%, ` +
