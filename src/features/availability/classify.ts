@@ -115,7 +115,8 @@ export function classify(look: PhoneLook): Verdict {
   if (record.failures > 0 && look.starved) return { state: 'in_transition', layer: 'host' };
   if (record.failures > 0) return usb ? { state: 'auto_recovery', layer: usb } : { state: 'auto_recovery', layer: 'phone', held: true };
   // Back on a new connection after answering on the last: the report carries it with that inventory, and the cloud's word decides.
-  if (!record.answered && record.answeredBefore !== true) return { state: 'in_transition', layer: 'carry' };
+  // Its first answer on this one waits for a report; while reports do not reach the cloud, that wait is the cloud's.
+  if (!record.answered && record.answeredBefore !== true) return { state: 'in_transition', layer: look.cloudBehind ? 'cloud' : 'carry' };
   if (look.readinessOut) return { state: 'needs_person', layer: 'readiness' };
   if (look.cloud.refused) return { state: 'needs_person', layer: 'cloud' };
   // The report's UNAVAILABLE of a connection that has not answered yet is the report's wait for it, not a reading.

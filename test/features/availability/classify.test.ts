@@ -50,6 +50,11 @@ describe('classify', () => {
     ['inventories failing', { record: { state: 'device', failures: 2, answered: true } }, { state: 'auto_recovery', layer: 'phone', held: true }],
     ['its first inventory not in yet', { record: { state: 'device', failures: 0, answered: false } }, { state: 'in_transition', layer: 'carry' }],
     [
+      '... while the reports do not reach the cloud (its first answer waits for one): the cloud',
+      { record: { state: 'device', failures: 0, answered: false }, cloudBehind: true },
+      { state: 'in_transition', layer: 'cloud' },
+    ],
+    [
       'back on a new connection after answering on the last, stored AVAILABLE',
       { record: { state: 'device', failures: 0, answered: false, answeredBefore: true } },
       { state: 'in_service' },
