@@ -12,6 +12,8 @@ export interface InventoryFailure {
   at: number;
   /** Monotonic clock (ms) of the first failure of the run: recovery's kicks count within a run. */
   first: number;
+  /** The latest ended because the device's connection closed under it: seen as it happened, not a hang found late. */
+  cut?: true;
 }
 
 /** What a device said of itself and how asking it went. The udid lasts with the record; the rest is per connection. */
@@ -168,14 +170,14 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** An inventory answered: a whole one resets the failure count; one cut short is kept and counts as a failure. */
-  answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number, progress = false): OutcomeNote {
+  answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number, progress = false, cut = false): OutcomeNote {
     const reading = this.current(key, connection);
     if (!reading) return NOTHING;
     reading.probing = false;
     this.identify(key, info.udid);
     this.keep(key, { info, wallAt: wallNow, at: now });
     this.emit('answered', key);
-    if (partial !== undefined) return this.failed(key, partial, wallNow, now, connection, progress);
+    if (partial !== undefined) return this.failed(key, partial, wallNow, now, connection, progress, cut);
     const recovered = reading.failures > 0 || reading.notice !== undefined;
     reading.failures = 0;
     reading.failure = undefined;
@@ -189,13 +191,13 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
    * An inventory failed or missed its deadline. One that still made progress counts as one failure, not one more, so
    * the rules that count failures in a row leave a slow device alone.
    */
-  failed(key: string, text: string, wallNow: number, now: number, connection?: number, progress = false): OutcomeNote {
+  failed(key: string, text: string, wallNow: number, now: number, connection?: number, progress = false, cut = false): OutcomeNote {
     const reading = this.current(key, connection);
     if (!reading) return NOTHING;
     reading.probing = false;
     reading.failures = progress ? 1 : reading.failures + 1;
     const newProblem = reading.failure?.text !== text;
-    reading.failure = { text, since: reading.failure?.since ?? wallNow, at: now, first: reading.failure?.first ?? now };
+    reading.failure = { text, since: reading.failure?.since ?? wallNow, at: now, first: reading.failure?.first ?? now, ...(cut && { cut: true as const }) };
     this.judgeHost(now);
     this.emit('outcome', key);
     return { recovered: false, newProblem };

@@ -108,6 +108,7 @@ function bed(phones: number, network: number) {
     counters: { shellSessions: 0, bytesRead: 0 },
     invalidateSlow: () => undefined,
     madeProgress: () => true,
+    wasCut: () => false,
     probe: (serial: string, _state: string, _connection: number | undefined, identified?: (info: DeviceInfo) => void) => {
       const n = (answers.get(serial) ?? 0) + 1;
       answers.set(serial, n);

@@ -236,7 +236,10 @@ export class Availability {
       usbBlame = seen && !seen.enumerated ? seen.blame?.layer : usb.blame?.(port)?.layer;
     }
     const off = registry.facet(OFF_SOURCE).get(udid);
-    if (record?.failure !== undefined) memo.failedAt = record.failure.at;
+    // A connection that closed under its inventory (a flap) is the link's, seen as it happened: no failure of the phone
+    // found late, so neither dated back nor held against its way back on the next connection.
+    const failure = record?.failure?.cut ? undefined : record?.failure;
+    if (failure !== undefined) memo.failedAt = failure.at;
     const { lastGood: good, failedAt } = memo;
     const answeredBefore = record?.last === undefined && good !== undefined && !(failedAt !== undefined && failedAt > good);
     const look: PhoneLook = {
@@ -289,7 +292,7 @@ export class Availability {
         good,
         prevGood: memo.prevGood,
         failedAt,
-        failingSince: record?.failure?.first,
+        failingSince: failure?.first,
         read:
           verdict.state === 'needs_person' &&
           record?.state !== undefined &&

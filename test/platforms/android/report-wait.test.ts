@@ -12,7 +12,7 @@ import { VirtualTime } from '../../../src/util/virtual-time.js';
 // test (and the fleet simulation) moves it with virtual time.
 
 const never = () => new Promise<DeviceInfo>(() => undefined);
-const prober = { counters: { shellSessions: 0, bytesRead: 0 }, invalidateSlow: () => undefined, madeProgress: () => true, probe: never };
+const prober = { counters: { shellSessions: 0, bytesRead: 0 }, invalidateSlow: () => undefined, madeProgress: () => true, wasCut: () => false, probe: never };
 
 function source(time: VirtualTime) {
   const registry = new DeviceRegistry();

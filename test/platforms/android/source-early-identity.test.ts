@@ -21,6 +21,7 @@ function proberOf(probe: (serial: string, onIdentity?: OnIdentity) => Promise<De
     counters: { shellSessions: 0, bytesRead: 0 },
     invalidateSlow: () => undefined,
     madeProgress: () => true,
+    wasCut: () => false,
     probe: (serial: string, _state: string, _connection: number | undefined, onIdentity?: OnIdentity) => probe(serial, onIdentity),
   };
   return fake as unknown as DeviceProber;

@@ -29,6 +29,7 @@ function bed(answer: (serial: string, call: number) => Promise<DeviceInfo>) {
     counters: { shellSessions: 0, bytesRead: 0 },
     invalidateSlow: () => undefined,
     madeProgress: () => true,
+    wasCut: () => false,
     probe: (serial: string) => {
       calls.set(serial, (calls.get(serial) ?? 0) + 1);
       return answer(serial, calls.get(serial)!);

@@ -25,6 +25,7 @@ function prober(answer: (serial: string, call: number) => Promise<DeviceInfo>) {
     counters: { shellSessions: 0, bytesRead: 0 },
     invalidateSlow: () => undefined,
     madeProgress: () => true,
+    wasCut: () => false,
     probe: (serial: string) => {
       const n = (calls.get(serial) ?? 0) + 1;
       calls.set(serial, n);
@@ -175,6 +176,20 @@ describe('AndroidSource', () => {
     const [held] = await collect(devices, { refresh: 'all', hold: new Set(['android/W']) });
     expect(held!.status).toBe('UNAVAILABLE');
     expect(registry.find('android', 'W')?.failures).toBe(1);
+  });
+
+  it("marks a failure whose connection closed under the inventory as a cut (the prober's word), and no other", async () => {
+    let cut = false;
+    const { fake } = prober((serial, n) => (n > 1 ? Promise.reject(new Error('the adb connection failed')) : Promise.resolve(info(serial))));
+    Object.assign(fake, { wasCut: () => cut });
+    const { collect, registry } = source(fake, { reportWaitMs: 1_000 });
+    const devices = new Map([['W', 'device']]);
+    await collect(devices);
+    await collect(devices);
+    expect(registry.find('android', 'W')?.failure?.cut).toBeUndefined();
+    cut = true;
+    await collect(devices);
+    expect(registry.find('android', 'W')?.failure?.cut).toBe(true);
   });
 
   it('keeps the last known fields of a phone whose inventory was cut (framework commands past the deadline), with the cut message', async () => {

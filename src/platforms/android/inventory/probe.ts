@@ -83,6 +83,8 @@ const BOOT_DRIFT = 1e-3;
 export class DeviceProber {
   private readonly cache: TierCacheStore;
   private readonly scripts = new Map<string, string>();
+  /** The serials whose inventory in flight ended because its adb connection closed (wasCut), until the runner asks. */
+  private readonly cuts = new Set<string>();
   private readonly slowRefreshMs: number;
   private readonly now: () => number;
   private readonly wall: () => number;
@@ -102,6 +104,14 @@ export class DeviceProber {
   /** Whether the device's last inventory, cut by the deadline, still added to what a slow device has answered. */
   madeProgress(serial: string, connection?: number) {
     return (this.cache.get(serial, connection)?.gained ?? 0) > 0;
+  }
+
+  /**
+   * Whether the device's last inventory ended because its adb connection closed under it (a flap, a replug): a cut
+   * seen as it happens, not a hang found at the deadline. Asked once per inventory, by its runner.
+   */
+  wasCut(serial: string) {
+    return this.cuts.delete(serial);
   }
 
   /** The slow facts of a device may have changed (a package was installed or removed, a setting changed): read them at its next probe. */
@@ -188,6 +198,7 @@ export class DeviceProber {
       this.counters.bytesRead += result.bytes;
       output = result.output;
     } catch (err) {
+      if (err instanceof ShellCutError && err.reason !== 'truncated') this.cuts.add(serial);
       // The sections the device finished before the cut are still good.
       if (err instanceof ShellTimeoutError && err.partial) cut = { kind: 'timeout' };
       else if (err instanceof ShellCutError && err.partial) cut = { kind: err.reason, detail: err.detail };
@@ -197,6 +208,7 @@ export class DeviceProber {
     }
     const arrivedAt = this.now();
     const { sections, ended } = splitSections(output);
+    if (!ended && cut === undefined) this.cuts.add(serial);
     if (sections.size === 0) {
       throw new Error(`device ${serial} answered the inventory script with nothing usable${cut ? ` (${describeCut(cut, this.options.timeoutMs)})` : ''}`);
     }

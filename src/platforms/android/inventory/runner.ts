@@ -78,6 +78,7 @@ export class InventoryRunner {
       })
       .then(
         async (answer) => {
+          const cut = this.o.prober.wasCut(serial);
           // Cut short while the adb server was not answering (asked now): the server's fault; the last good reading stays.
           if (answer.message !== undefined && (await this.o.server?.blame(startedAt))) return;
           const progress = answer.message !== undefined && this.o.prober.madeProgress(serial, connection);
@@ -85,13 +86,14 @@ export class InventoryRunner {
           // undefined field), so the phone never goes out without its model or state.
           const last = registry.get(key)?.last;
           const info = answer.message === undefined || last?.udid !== answer.udid ? answer : { ...last, ...answer };
-          const note = registry.readings.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress);
+          const note = registry.readings.answered(key, info, clock.wall(), clock.monotonic(), info.message, connection, progress, cut);
           // Who answers at a network address is remembered past its records (remembered.ts).
           if (isTcpSerial(serial) && registry.isCurrent(key, connection ?? -1)) registry.facet(REMEMBERED).set(key, info.udid);
           if (info.message) this.logFailure(serial, note, info.message, 'the inventory of the device was cut short; the fields it did not report are left out');
           else if (note.recovered) limited(this.o.logger).info('device-inventory-recovered', { serial }, 'device answers its inventory in full again', serial);
         },
         async (err: unknown) => {
+          const cut = this.o.prober.wasCut(serial);
           const text = err instanceof Error ? err.message : String(err);
           if (await this.o.server?.blame(startedAt)) {
             // Not the phone's failure: no count, no "replug it", nothing for recovery to act on.
@@ -107,7 +109,7 @@ export class InventoryRunner {
               : remembered
                 ? `inventory of the device failed before it said who it is on this connection; it is reported as ${remembered}, the phone last identified at this address, with its last inventory`
                 : 'inventory of the device failed before it said who it is; it is left out of reports until it answers';
-          this.logFailure(serial, registry.readings.failed(key, text, clock.wall(), clock.monotonic(), connection), text, what);
+          this.logFailure(serial, registry.readings.failed(key, text, clock.wall(), clock.monotonic(), connection, false, cut), text, what);
         },
       )
       .finally(() => {

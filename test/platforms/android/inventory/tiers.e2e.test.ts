@@ -206,6 +206,8 @@ describe('tiered inventory through the real adb server', () => {
     expect(cut.message).toMatch(/left out until the next inventory.*battery/);
     expect(cut.message).not.toMatch(/replug|reboot/i);
     expect(p.madeProgress(device.serial)).toBe(true);
+    // A hang found at the deadline, not a cut: its runner dates it back (src/features/availability/dating.ts).
+    expect(p.wasCut(device.serial)).toBe(false);
     device.options.commandHangOn = undefined;
     await device.setProfile(base);
     elapse(60_000, device);
@@ -216,6 +218,19 @@ describe('tiered inventory through the real adb server', () => {
     expect(next.modelName).toBe(cut.modelName);
     expect(next.message).toBeUndefined();
     expect(p.counters.fullReads).toBe(1);
+  });
+
+  it('an inventory whose connection drops under it is a cut, said once to its runner; a whole one after it is none', async () => {
+    const device = await plug(base);
+    const p = prober();
+    device.setCut({ after: 2_000, times: 1, dropAfterMs: 50 });
+    await p.probe(device.serial, 'device').catch(() => undefined);
+    expect(p.wasCut(device.serial)).toBe(true);
+    expect(p.wasCut(device.serial)).toBe(false);
+    await adb.connect(device.port).catch(() => undefined);
+    await adb.waitForState(device.serial, 'device', 20_000);
+    expect((await p.probe(device.serial, 'device')).message).toBeUndefined();
+    expect(p.wasCut(device.serial)).toBe(false);
   });
 
   it('a phone whose framework commands answer late still gets every field, across a few inventories, each asking only for what is missing', async () => {
