@@ -35,8 +35,9 @@ interface Memo {
   /** Its last inventory that answered in full, and the one before: what an inventory finds is dated between them. */
   lastGood?: number;
   prevGood?: number;
-  /** Its latest failed inventory: one back on a new connection is not vouched for by an answer before it. */
+  /** Its latest failed inventory, and latest that was no cut of its connection (a flap): after that one, a phone back on a new connection is not vouched for by an answer before it. */
   failedAt?: number;
+  hungAt?: number;
   /** The last look that found it listed ready: offline after its source dropped and listed it ready again is its own. */
   readyAt?: number;
   /** The layer of its last time out of service. */
@@ -236,12 +237,13 @@ export class Availability {
       usbBlame = seen && !seen.enumerated ? seen.blame?.layer : usb.blame?.(port)?.layer;
     }
     const off = registry.facet(OFF_SOURCE).get(udid);
+    const { failure } = record ?? {};
+    if (failure !== undefined) memo.failedAt = failure.at;
     // A connection that closed under its inventory (a flap) is the link's, seen as it happened: no failure of the phone
     // found late, so neither dated back nor held against its way back on the next connection.
-    const failure = record?.failure?.cut ? undefined : record?.failure;
-    if (failure !== undefined) memo.failedAt = failure.at;
-    const { lastGood: good, failedAt } = memo;
-    const answeredBefore = record?.last === undefined && good !== undefined && !(failedAt !== undefined && failedAt > good);
+    if (failure !== undefined && !failure.cut) memo.hungAt = failure.at;
+    const { lastGood: good, failedAt, hungAt } = memo;
+    const answeredBefore = record?.last === undefined && good !== undefined && !(hungAt !== undefined && hungAt > good);
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
       ...(platform && timeline.downSince(platform) !== undefined && { sourceUp: false }),
@@ -292,7 +294,7 @@ export class Availability {
         good,
         prevGood: memo.prevGood,
         failedAt,
-        failingSince: failure?.first,
+        failingSince: hungAt !== undefined && failure !== undefined && hungAt >= failure.first ? failure.first : undefined,
         read:
           verdict.state === 'needs_person' &&
           record?.state !== undefined &&

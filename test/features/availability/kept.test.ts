@@ -281,6 +281,23 @@ describe('the in-service clock as a feature', () => {
       ).toBeGreaterThan(60);
     });
 
+    it('... a hang, then a flap cutting the inventory that asks again: still not vouched for on its next connection', async () => {
+      const { a, time } = await lab();
+      time.advance(20_000);
+      a.registry.readings.failed('android/P1', 'the inventory did not finish within 3000 ms', a.clock.wall(), a.clock.monotonic());
+      a.f.changed?.([]);
+      time.advance(10_000);
+      a.registry.readings.failed('android/P1', 'the adb connection failed', a.clock.wall(), a.clock.monotonic(), undefined, false, true);
+      a.f.changed?.([]);
+      time.advance(500);
+      a.sync(new Map([['P1', 'offline']]));
+      time.advance(1_000);
+      a.sync(new Map([['P1', 'device']]));
+      await a.run(MIN);
+      await a.f.stop?.();
+      expect(keptOf('P1').state).not.toBe('in_service');
+    });
+
     it('a network phone, nameless on its new connection until its inventory answers, is the phone last seen on that address', async () => {
       const { a, time } = await lab();
       const address = '10.0.0.5:5555';
