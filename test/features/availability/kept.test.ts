@@ -234,65 +234,57 @@ describe('the in-service clock as a feature', () => {
       expect(Object.keys(p1.tally.totals)).toEqual(['in_service']);
     });
 
-    it('a flap that cuts its inventory: out from the cut, not dated back, and in service again once back', async () => {
-      const { a, time } = await lab();
-      time.advance(20_000);
-      // The connection closes under the inventory in flight (the link's cut, found as it happens), and adb finds it again.
-      a.registry.readings.failed(
-        'android/P1',
-        'the adb connection failed in the middle of the inventory',
-        a.clock.wall(),
-        a.clock.monotonic(),
-        undefined,
-        false,
-        true,
-      );
+    /** P1's inventory fails now: a cut of its connection (found as it happens), or a hang found at the deadline. */
+    const fails = (a: ReturnType<typeof host>, cut: boolean) => {
+      const text = cut ? 'the adb connection failed in the middle of the inventory' : 'the inventory did not finish within 3000 ms';
+      a.registry.readings.failed('android/P1', text, a.clock.wall(), a.clock.monotonic(), undefined, false, cut);
       a.f.changed?.([]);
+    };
+    /** Half a second later adb has it offline, and a second after that ready on a new connection. */
+    const flapsBack = (a: ReturnType<typeof host>, time: VirtualTime) => {
       time.advance(500);
       a.sync(new Map([['P1', 'offline']]));
       time.advance(1_000);
       a.sync(new Map([['P1', 'device']]));
+    };
+    const outSeconds = (totals: Record<string, number>) =>
+      Object.entries(totals)
+        .filter(([slot]) => slot !== 'in_service')
+        .reduce((sum, [, seconds]) => sum + seconds, 0);
+
+    it('a flap that cuts its inventory: out from the cut, not dated back, and in service again once back', async () => {
+      const { a, time } = await lab();
+      time.advance(20_000);
+      // The connection closes under the inventory in flight (the link's cut, found as it happens), and adb finds it again.
+      fails(a, true);
+      flapsBack(a, time);
       await a.run(5 * MIN);
       await a.f.stop?.();
       const p1 = keptOf('P1');
       expect(p1.state).toBe('in_service');
-      const out = Object.entries(p1.tally.totals).filter(([slot]) => slot !== 'in_service');
       // The second and a half from the cut to its return, and nothing more.
-      expect(out.reduce((sum, [, seconds]) => sum + seconds, 0)).toBeLessThanOrEqual(2);
+      expect(outSeconds(p1.tally.totals)).toBeLessThanOrEqual(2);
     });
 
     it('... a hang found at the deadline instead: dated back, and out until an answer says more', async () => {
       const { a, time } = await lab();
       time.advance(20_000);
-      a.registry.readings.failed('android/P1', 'the inventory did not finish within 3000 ms', a.clock.wall(), a.clock.monotonic());
-      a.f.changed?.([]);
-      time.advance(500);
-      a.sync(new Map([['P1', 'offline']]));
-      time.advance(1_000);
-      a.sync(new Map([['P1', 'device']]));
+      fails(a, false);
+      flapsBack(a, time);
       await a.run(MIN);
       await a.f.stop?.();
       const totals = keptOf('P1').tally.totals;
       expect(totals['in_service'] ?? 0).toBeLessThan(5 * 60 + 15);
-      expect(
-        Object.entries(totals)
-          .filter(([slot]) => slot !== 'in_service')
-          .reduce((sum, [, seconds]) => sum + seconds, 0),
-      ).toBeGreaterThan(60);
+      expect(outSeconds(totals)).toBeGreaterThan(60);
     });
 
     it('... a hang, then a flap cutting the inventory that asks again: still not vouched for on its next connection', async () => {
       const { a, time } = await lab();
       time.advance(20_000);
-      a.registry.readings.failed('android/P1', 'the inventory did not finish within 3000 ms', a.clock.wall(), a.clock.monotonic());
-      a.f.changed?.([]);
+      fails(a, false);
       time.advance(10_000);
-      a.registry.readings.failed('android/P1', 'the adb connection failed', a.clock.wall(), a.clock.monotonic(), undefined, false, true);
-      a.f.changed?.([]);
-      time.advance(500);
-      a.sync(new Map([['P1', 'offline']]));
-      time.advance(1_000);
-      a.sync(new Map([['P1', 'device']]));
+      fails(a, true);
+      flapsBack(a, time);
       await a.run(MIN);
       await a.f.stop?.();
       expect(keptOf('P1').state).not.toBe('in_service');
