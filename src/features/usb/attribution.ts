@@ -60,15 +60,15 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
     for (const p of v.ports) covered.add(p);
   };
   const open = (views: PortView[]) => views.filter((v) => !covered.has(v.port));
-  const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumDays(entry.days, days)]));
+  const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumCounts(inWindow(entry.days, days))]));
   const portsOf = Map.groupBy(ports, (v) => hubOfPort(v.port));
 
   // Controllers.
   const controllers = Map.groupBy(ports, (v) => controllerOf(usbBus(v.port)!));
   for (const controller of [...new Set([...controllers.keys(), ...Object.keys(record.controllers)])].sort()) {
     const entry = record.controllers[controller];
-    const own = sumDays(entry?.days ?? {}, days);
-    const after = Object.entries(entry?.after ?? {}).reduce((n, [day, k]) => n + (days.has(day) ? k : 0), 0);
+    const own = sumCounts(inWindow(entry?.days ?? {}, days));
+    const after = inWindow(entry?.after ?? {}, days).reduce((a, b) => a + b, 0);
     const onPorts = controllers.get(controller) ?? [];
     const reasons: string[] = [];
     if (own['controller-died']) reasons.push(`the kernel found it dead ${times(own['controller-died'])}${entry?.diedBy ? ` ("${entry.diedBy}")` : ''}`);
@@ -191,22 +191,23 @@ const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompa
 
 /** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
 export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow) {
-  const inWindow = Object.entries(entry?.days ?? {}).filter(([day]) => days.has(day));
-  if (!entry || inWindow.length === 0) return undefined;
-  const failures = sumDays(entry.days, days);
-  const failingSerials = new Set(inWindow.flatMap(([, d]) => d.failingSerials));
-  const linked = new Set(inWindow.flatMap(([, d]) => d.linked ?? []));
+  const kept = inWindow(entry?.days ?? {}, days);
+  if (!entry || kept.length === 0) return undefined;
+  const failures = sumCounts(kept.map((d) => d.failures));
+  const failingSerials = new Set(kept.flatMap((d) => d.failingSerials));
+  const linked = new Set(kept.flatMap((d) => d.linked ?? []));
   const total = Object.values(failures).reduce((a, b) => a + b, 0);
   return { port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt };
 }
 
-function sumDays(byDay: Record<string, FailureCounts | { failures: FailureCounts }>, days: DayWindow): FailureCounts {
+/** What a record keeps by day, of the days in the window. */
+function inWindow<T>(byDay: Record<string, T>, days: DayWindow) {
+  return Object.entries(byDay).flatMap(([day, value]) => (days.has(day) ? [value] : []));
+}
+
+function sumCounts(all: readonly FailureCounts[]): FailureCounts {
   const sum: FailureCounts = {};
-  for (const [day, value] of Object.entries(byDay)) {
-    if (!days.has(day)) continue;
-    const counts = 'failures' in value ? value.failures : value;
-    for (const [kind, n] of Object.entries(counts) as Array<[UsbEventKind, number]>) sum[kind] = (sum[kind] ?? 0) + n;
-  }
+  for (const counts of all) for (const [kind, n] of Object.entries(counts) as Array<[UsbEventKind, number]>) sum[kind] = (sum[kind] ?? 0) + n;
   return sum;
 }
 

@@ -7,7 +7,7 @@ import { controllersOfBuses, namesIn } from './sysfs.js';
 import { usbBus } from '../../util/usb-path.js';
 import type { CheckResult } from '../../platforms/doctor.js';
 
-export const USB_DEVICES_PER_CONTROLLER = 32;
+const USB_DEVICES_PER_CONTROLLER = 32;
 /** Warn this close to the limit: the next hub or phone may not enumerate. */
 const MARGIN = 4;
 

@@ -7,7 +7,7 @@ import { readUsbControllers, usbItems } from './controllers.js';
 import { kernelLogFacts, kernelLogItem } from './kernel-log.js';
 import { readPortRecord, worstPortItems } from './worst-ports.js';
 
-export function usbDoctor(ctx: Pick<FeatureContext, 'settings' | 'stateDir' | 'logger' | 'clock'>): FeatureDoctor {
+export function usbDoctor(ctx: FeatureContext): FeatureDoctor {
   const { kernelLog, sysfsRoot } = ctx.settings.usb;
   return {
     ports: (phones) => {

@@ -31,7 +31,7 @@ const JOURNAL =
   /^(?:[A-Z][a-z]{2}\s+\d{1,2}\s+\d{1,2}:\d{2}:\d{2}(?:\.\d+)?|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+(?:\S+\s+){0,2}kernel:\s?/;
 
 /** A printed line's message, or undefined for an empty one. */
-export function parseDmesgLine(line: string): KernelLine | undefined {
+function parseDmesgLine(line: string): KernelLine | undefined {
   let text = line.replace(/\r?\n$/, '');
   let printed = false;
   const strip = (prefix: RegExp, says = true) => {

@@ -20,7 +20,7 @@ export interface KernelLogFacts {
   is?: LogSource;
   /** The doctor runs under systemd (INVOCATION_ID): it opened the log as a service does. */
   underSystemd: boolean;
-  /** The installed unit, when it keeps the service from reading /dev/kmsg (with its drop-ins), and why. */
+  /** The installed unit, when it keeps the service from reading /dev/kmsg (with its drop-ins), and why: read for /dev/kmsg only. */
   hidingUnit?: string;
   hiding?: string;
   /** The installed unit, when it lets the service read /dev/kmsg (the packaged one does). */
@@ -174,14 +174,14 @@ export function kernelLogItem(facts: KernelLogFacts): CheckResult {
       advice: `point usb.kernelLog at /dev/kmsg, or at a recording of its records (a file or a pipe of kernel lines); ${OFF_ON_PURPOSE}`,
     };
   }
-  if (facts.hidingUnit !== undefined && path === '/dev/kmsg') {
+  if (facts.hidingUnit !== undefined) {
     return {
       status: 'warn',
       finding: `USB kernel log: /dev/kmsg is readable by this doctor, but not by the service: its unit ${facts.hidingUnit} has ${facts.hiding ?? 'settings that hide it'}`,
       advice: `the service's USB layer stays off (it says so once at start) and the rest works; ${PACKAGED}; ${OFF_ON_PURPOSE}`,
     };
   }
-  if (facts.openingUnit !== undefined && path === '/dev/kmsg' && !facts.underSystemd) {
+  if (facts.openingUnit !== undefined && !facts.underSystemd) {
     return {
       status: 'ok',
       finding: `USB kernel log: /dev/kmsg readable by this doctor, and its unit ${facts.openingUnit} lets the service read it: the USB layer judges ports, hubs and controllers`,

@@ -36,22 +36,23 @@ export function offSourceOf<Phone extends ListedPhone>(
 
 /** The devices to owe a report (carried with their last inventories): each of those gone from it that sysfs shows on a port. */
 export function onUsbOffList(
-  gone: Iterable<ListedPhone>,
+  gone: readonly ListedPhone[],
   onUsb: PortsByUdid,
   platforms: readonly PlatformName[],
   interfacesOf: InterfacesOf = () => [],
 ): OwedDevice[] {
-  const out: OwedDevice[] = [];
-  for (const device of gone) {
+  return gone.flatMap((device) => {
     const off = offSourceOf(device, onUsb, platforms, interfacesOf);
-    if (off === undefined) continue;
-    out.push({
-      udid: device.udid,
-      says: { state: 'no device', status: STATUS_UNAVAILABLE },
-      why: `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ${off.causes}; not unplugged`,
-    });
-  }
-  return out;
+    return off === undefined
+      ? []
+      : [
+          {
+            udid: device.udid,
+            says: { state: 'no device', status: STATUS_UNAVAILABLE },
+            why: `on USB port ${off.port} (the kernel enumerated it) but ${off.source} does not list it: ${off.causes}; not unplugged`,
+          },
+        ];
+  });
 }
 
 /** How many listed devices the layer remembers for this: a lab's worth, the least recently listed dropped first. */

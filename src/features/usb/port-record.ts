@@ -17,7 +17,7 @@ const MAX_SERIALS = 16;
 /** Phones linked to ports, by identity: a lab's worth, the least recently linked dropped. */
 const MAX_LINKS = 512;
 /** A USB string holds at most 126 UTF-16 units, so the kernel never prints a longer serial. */
-export const MAX_SERIAL_CHARS = 128;
+const MAX_SERIAL_CHARS = 128;
 /** The record as JSON, at most: the oldest days go first past it (boundRecord). */
 export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 

@@ -5,7 +5,7 @@ import type { UsbEvent } from './classify.js';
 import { addEvent, type PortRecord, type RecordOptions } from './port-record.js';
 
 /** How long before a hub's disconnect its errors are the unplug's: the kernel prints them within milliseconds of it. */
-export const HOLD_MS = 2_000;
+const HOLD_MS = 2_000;
 /** The queue is a burst's worth at most: a flood is committed as it comes. */
 const MAX_HELD = 4_096;
 
