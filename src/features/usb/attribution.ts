@@ -51,8 +51,9 @@ type PortView = NonNullable<ReturnType<typeof portView>>;
 export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }): Verdict[] {
   const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
   const days = windowOf(now);
-  const ports = Object.entries(record.ports).flatMap(([port, entry]) => portView(port, entry, days) ?? []);
-  const byPort = [...ports].sort((a, b) => a.port.localeCompare(b.port));
+  const ports = Object.entries(record.ports)
+    .flatMap(([port, entry]) => portView(port, entry, days) ?? [])
+    .sort((a, b) => a.port.localeCompare(b.port));
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
   const claim = (v: Verdict) => {
@@ -111,7 +112,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   }
 
   // Over-current on one port of a hub whose other ports report none: that port's load.
-  for (const view of open(byPort)) {
+  for (const view of open(ports)) {
     if (!view.failures['over-current']) continue;
     const phones = [...view.failingSerials].map((s) => clipText(s, 64));
     claim({
@@ -154,7 +155,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   }
 
   // One port, several phones.
-  for (const view of open(byPort)) {
+  for (const view of open(ports)) {
     if (view.total < 2 || view.failingSerials.size < 2) continue;
     claim({
       layer: 'port',

@@ -65,6 +65,10 @@ const USB2_SPEEDS = ['low-speed', 'full-speed', 'high-speed', 'wireless', 'UNKNO
 /** 4.9: "Plus"; 4.19 – 5.4: "Plus Gen 2" or " Gen 1", then "x2"; 5.10 on: " Plus", then " Gen 2x2" and the like. */
 const SS_PLUS = ['', ' Plus', 'Plus Gen 2', ' Gen 1', 'Plus'];
 const SS_RATE = ['', 'x2', ' Gen 2x2', ' Gen 2x1', ' Gen 1x2'];
+/** The 3.x hub wordings name the port in their text: their first conversion. */
+const PORT_IN_TEXT = { fields: { port: 0 } };
+/** The setup command xHCI names ("address" or "context"). */
+const SETUP_STEP = { args: [['address', 'context']] };
 
 /** An entry as written below, by its role: its id, format and kind, and what more it says of its conversions. */
 type Entry = Omit<KernelMessage, 'named'>;
@@ -122,8 +126,8 @@ export const KERNEL_MESSAGES: readonly KernelMessage[] = [
     cause('bandwidth-device', 'Not enough bandwidth for new device state.', 'controller-limit'),
     cause('resources-device', 'Not enough host controller resources for new device state.', 'controller-limit'),
     consequence('bandwidth-altsetting', 'Not enough bandwidth for altsetting %d', 'controller-limit'),
-    cause('device-not-responding-setup', 'Device not responding to setup %s.', 'enumeration-failed', { args: [['address', 'context']] }),
-    cause('incompatible-setup', 'ERROR: Incompatible device for setup %s command', 'enumeration-failed', { args: [['address', 'context']] }),
+    cause('device-not-responding-setup', 'Device not responding to setup %s.', 'enumeration-failed', SETUP_STEP),
+    cause('incompatible-setup', 'ERROR: Incompatible device for setup %s command', 'enumeration-failed', SETUP_STEP),
     cause('incompatible-configure', 'ERROR: Incompatible device for endpoint configure command.', 'enumeration-failed'),
   ]),
   // --- A hub's port ("usb 1-1-port3:"), the wording of 4.9 on.
@@ -145,14 +149,14 @@ export const KERNEL_MESSAGES: readonly KernelMessage[] = [
   ]),
   // --- A hub's port, the wordings of 3.x kernels: the hub's interface names the port.
   ...named('hub', [
-    cause('hub-cannot-reset-port', 'cannot reset port %d (err = %d)', 'hub-port-error', { fields: { port: 0 } }),
-    cause('hub-cannot-enable-port', 'Cannot enable port %i.  Maybe the USB cable is bad?', 'hub-port-error', { fields: { port: 0 } }),
-    cause('hub-cannot-disable-port', 'cannot disable port %d (err = %d)', 'hub-port-error', { fields: { port: 0 } }),
-    cause('hub-connect-debounce', 'connect-debounce failed, port %d disabled', 'hub-port-error', { fields: { port: 0 } }),
-    cause('hub-emi', 'port %i disabled by hub (EMI?), re-enabling...', 'hub-port-error', { fields: { port: 0 } }),
-    cause('hub-over-current-port', 'over-current condition on port %d', 'over-current', { fields: { port: 0 } }),
-    cause('hub-over-current-change-port', 'over-current change on port %d', 'over-current', { fields: { port: 0 } }),
-    consequence('hub-unable-to-enumerate-port', 'unable to enumerate USB device on port %d', 'enumeration-failed', { fields: { port: 0 } }),
+    cause('hub-cannot-reset-port', 'cannot reset port %d (err = %d)', 'hub-port-error', PORT_IN_TEXT),
+    cause('hub-cannot-enable-port', 'Cannot enable port %i.  Maybe the USB cable is bad?', 'hub-port-error', PORT_IN_TEXT),
+    cause('hub-cannot-disable-port', 'cannot disable port %d (err = %d)', 'hub-port-error', PORT_IN_TEXT),
+    cause('hub-connect-debounce', 'connect-debounce failed, port %d disabled', 'hub-port-error', PORT_IN_TEXT),
+    cause('hub-emi', 'port %i disabled by hub (EMI?), re-enabling...', 'hub-port-error', PORT_IN_TEXT),
+    cause('hub-over-current-port', 'over-current condition on port %d', 'over-current', PORT_IN_TEXT),
+    cause('hub-over-current-change-port', 'over-current change on port %d', 'over-current', PORT_IN_TEXT),
+    consequence('hub-unable-to-enumerate-port', 'unable to enumerate USB device on port %d', 'enumeration-failed', PORT_IN_TEXT),
     // --- The hub itself ("hub 1-1:1.0:"): no port named.
     cause('hub-port-status', '%s failed (err = %d)', 'hub-error', { args: [['hub_ext_port_status', 'hub_port_status']] }),
     cause('hub-hub-status', '%s failed (err = %d)', 'hub-error', { args: [['hub_hub_status']] }),
@@ -204,7 +208,7 @@ export const KERNEL_MESSAGES: readonly KernelMessage[] = [
     cause('xhci-bandwidth-tt', 'Not enough bandwidth on HS bus for newly activated TT.', 'controller-limit'),
     cause('xhci-bandwidth-table', 'Not enough bandwidth. Proposed: %u, Max: %u', 'controller-limit'),
     consequence('xhci-bandwidth', 'Not enough bandwidth', 'controller-limit'),
-    consequence('xhci-setup-error', 'Setup ERROR: setup %s command for slot %d.', 'enumeration-failed', { args: [['address', 'context']] }),
+    consequence('xhci-setup-error', 'Setup ERROR: setup %s command for slot %d.', 'enumeration-failed', SETUP_STEP),
     cause('xhci-busted', 'ERROR Unknown event condition %u for slot %u ep %u , HC probably busted', 'controller-error'),
   ]),
   ...named('ehci', [cause('ehci-fatal', 'fatal error', 'controller-died')]),
