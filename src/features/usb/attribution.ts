@@ -114,7 +114,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   // Over-current on one port of a hub whose other ports report none: that port's load.
   for (const view of open(ports)) {
     if (!view.failures['over-current']) continue;
-    const phones = [...view.failingSerials].map((s) => clipText(s, 64));
+    const phones = [...view.failingSerials].map((s) => clipText(s));
     claim({
       layer: 'port',
       subject: view.port,
@@ -178,7 +178,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
       layer: 'phone',
       subject: serial,
       ports: list,
-      evidence: `phone ${clipText(serial, 64)}: failed on ${views.length} different ports (${list.join(', ')}) ${WINDOW}: the phone or its own cable, not the ports`,
+      evidence: `phone ${clipText(serial)}: failed on ${views.length} different ports (${list.join(', ')}) ${WINDOW}: the phone or its own cable, not the ports`,
     });
   }
   return verdicts;

@@ -399,7 +399,7 @@ export class UsbLayer implements UsbEvidence {
       current.add(key);
       if (!this.logged.say(key)) continue;
       const ports = v.ports.length > LOGGED_PORTS ? [...v.ports.slice(0, LOGGED_PORTS), `and ${v.ports.length - LOGGED_PORTS} more`] : v.ports;
-      const subject = clipText(v.subject, 64);
+      const subject = clipText(v.subject);
       log.warn(`usb-verdict-${v.layer}`, { layer: v.layer, subject, ports }, v.evidence, subject);
       if (count) this.loggedByLayer.set(v.layer, (this.loggedByLayer.get(v.layer) ?? 0) + 1);
     }
