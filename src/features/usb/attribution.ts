@@ -48,7 +48,7 @@ const CONTROLLER_ERRORS = 2;
 type PortView = NonNullable<ReturnType<typeof portView>>;
 
 /** `now`: wall ms, the window is this UTC day and the one before; the controller of a bus is sysfs's (its usbN link), else the kernel's bus lines', else "bus N". */
-export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }): Verdict[] {
+export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }) {
   const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
   const days = windowOf(now);
   const ports = Object.entries(record.ports)
@@ -206,7 +206,7 @@ function inWindow<T>(byDay: Record<string, T>, days: DayWindow) {
   return Object.entries(byDay).flatMap(([day, value]) => (days.has(day) ? [value] : []));
 }
 
-function sumCounts(all: readonly FailureCounts[]): FailureCounts {
+function sumCounts(all: readonly FailureCounts[]) {
   const sum: FailureCounts = {};
   for (const counts of all) for (const [kind, n] of Object.entries(counts) as Array<[UsbEventKind, number]>) sum[kind] = (sum[kind] ?? 0) + n;
   return sum;

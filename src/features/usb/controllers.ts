@@ -26,7 +26,7 @@ export interface ControllerLoad {
 }
 
 /** Devices per host controller from sysfs; undefined where there is no sysfs (a container without /sys/bus/usb). */
-export function readUsbControllers(root: string): ControllerLoad[] | undefined {
+export function readUsbControllers(root: string) {
   const names = namesIn(root);
   if (!names) return undefined;
   // Not a link (a copy of sysfs): one controller per bus.

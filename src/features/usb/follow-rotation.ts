@@ -7,10 +7,8 @@ export interface FileId {
   ino: number;
 }
 
-export type FileChange = 'same' | 'replaced' | 'truncated';
-
-/** `open`: the open file and its size; `atPath`: what the path names now (none while renamed); `position`: read so far. */
-export function fileChange(open: FileId & { size: number }, atPath: FileId | undefined, position: number): FileChange {
+/** Whether the open file is the 'same', 'replaced' or 'truncated'. `open`: the open file and its size; `atPath`: what the path names now (none while renamed); `position`: read so far. */
+export function fileChange(open: FileId & { size: number }, atPath: FileId | undefined, position: number) {
   // A path with nothing at it is not a successor yet: the open file may still grow.
   if (atPath && (atPath.dev !== open.dev || atPath.ino !== open.ino)) return 'replaced';
   // Shorter than what was read of it: emptied in place and written from its start again.

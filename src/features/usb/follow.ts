@@ -5,7 +5,7 @@
 import { closeSync, constants, fstatSync, openSync, read, statSync } from 'node:fs';
 import type { Logger } from '../../log/logger.js';
 import type { Timer, Timers } from '../../util/clock.js';
-import { fileChange, type FileId } from './follow-rotation.js';
+import { fileChange } from './follow-rotation.js';
 import { notAKernelLog } from './kernel-line.js';
 import { logSourceOf } from './log-source.js';
 
@@ -216,7 +216,7 @@ function notALog(path: string, what: string) {
 }
 
 /** The file the path names now; undefined while there is none (or it cannot be looked at: then the open one is kept). */
-function identityAt(path: string): FileId | undefined {
+function identityAt(path: string) {
   try {
     return statSync(path);
   } catch {

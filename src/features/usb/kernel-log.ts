@@ -35,7 +35,7 @@ export function kernelLogFacts(
   env: NodeJS.ProcessEnv,
   unitDirs: readonly string[] = UNIT_DIRS,
   restrictFile = '/proc/sys/kernel/dmesg_restrict',
-): KernelLogFacts {
+) {
   const facts: KernelLogFacts = { path, underSystemd: Boolean(env.INVOCATION_ID) };
   if (path === '') return facts;
   try {
@@ -98,7 +98,7 @@ function serviceSettings(text: string, into: Map<string, string[]>) {
 }
 
 /** Why the unit keeps its service from reading /dev/kmsg, in systemd's words; undefined when it lets it. */
-function hidingReason(settings: Map<string, string[]>, restricted: boolean): string | undefined {
+function hidingReason(settings: Map<string, string[]>, restricted: boolean) {
   const all = (key: string) => settings.get(key) ?? [];
   // A key's last value: the one that holds ("" for none).
   const last = (key: string) => all(key).at(-1) ?? '';

@@ -10,7 +10,6 @@ import type { UsbPlace } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { SaidOnce } from '../../log/said-once.js';
 import { limited } from '../../log/limited.js';
-import type { Metric } from '../../util/metric.js';
 import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
@@ -24,11 +23,11 @@ import { boundRecord, emptyRecord, linkPort, pruneRecord, type PortRecord } from
 import { KernelRecorder } from './recorder.js';
 import { listedPhone, offSourceOf, onUsbOffList, rememberListed, type ListedPhone, type PortsByUdid } from './off-adb.js';
 import { controllersOfBuses, deviceOnPort, interfacesOnPort, portOfLocation, portsBySerial, readText, speedOf } from './sysfs.js';
-import { PortRecordFile, USB_PORTS_FILE, type StoredPorts } from './store.js';
+import { PortRecordFile, USB_PORTS_FILE } from './store.js';
 import { healthCell, portHealth } from './port-health.js';
 import { clipText } from './text.js';
 import { cycledOf, PortWords, seenOf } from './presence.js';
-import type { PortCycleSeen, UsbBlame, UsbEvidence, UsbSeen } from '../../devices/usb-evidence.js';
+import type { UsbEvidence } from '../../devices/usb-evidence.js';
 
 /** The verdicts are worked out this long after a change: a burst of lines is one pass. */
 const SETTLE_MS = 1_000;
@@ -48,7 +47,7 @@ function cell<V, K = void>(now: () => number, ms: number, read: (key: K) => V) {
   const kept = new Map<K, V>();
   let at = -Infinity;
   return {
-    get(key: K): V {
+    get(key: K) {
       const t = now();
       if (t - at >= ms) {
         kept.clear();
@@ -67,7 +66,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
   private readonly interfaces = cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
-  private record: PortRecord = emptyRecord();
+  private record = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
   private loaded = false;
@@ -174,18 +173,18 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Recovery's evidence: whether the kernel has a phone with these USB serials on a port now (both sysfs and the kernel log read). */
-  seen(serials: readonly string[], port?: string): UsbSeen | undefined {
+  seen(serials: readonly string[], port?: string) {
     if (this.usb.kernelLog === '' || this.usb.sysfsRoot === '' || serials.length === 0) return undefined;
     return seenOf(serials, port, this.ports.get(), this.words, (p) => this.blame(p));
   }
 
   /** Recovery's check after a power cycle: the port dropped and enumerated again since wall ms `since`. */
-  cycled(port: string, since: number): PortCycleSeen | undefined {
+  cycled(port: string, since: number) {
     return this.follower && cycledOf(this.words, port, since);
   }
 
   /** The widest verdict that covers a port (controller first, as attribution orders them): the in-service clock's blame of a phone on it; a phone's own verdict is not the port's. */
-  blame(port: string): UsbBlame | undefined {
+  blame(port: string) {
     const v = this.verdicts.find((x) => x.layer !== 'phone' && this.covers(x, port));
     return v && { layer: v.layer, subject: v.subject, evidence: v.evidence };
   }
@@ -260,7 +259,7 @@ export class UsbLayer implements UsbEvidence {
    * `list`'s cell of a device: its port (where its source places it, or where it last did for a phone off its list) and
    * that port's health ("1-1.4.2 ok", "1-1.4.2 14 enum failures/2d (port)"); the port alone without a record.
    */
-  portCell(info: DeviceInfo, device: DeviceSnapshot | undefined): string | undefined {
+  portCell(info: DeviceInfo, device: DeviceSnapshot | undefined) {
     const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid)[0];
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
@@ -293,7 +292,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub). */
-  private linkedOnUsb(udid: string): string[] {
+  private linkedOnUsb(udid: string) {
     const root = this.usb.sysfsRoot;
     const links = root === '' ? [] : (this.rec().links[udid] ?? []);
     return links
@@ -306,7 +305,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The record: the layer's own once started; a one-shot command's read of the daemon's, once. */
-  private rec(): PortRecord {
+  private rec() {
     if (!this.loaded) {
       this.loaded = true;
       if (this.on) this.record = this.file.load()?.record ?? emptyRecord();
@@ -326,7 +325,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
-  metrics(): Metric[] {
+  metrics() {
     const sources = [...new Set(this.ctx.platforms.names.flatMap((p) => p.offList?.source ?? []))];
     return [
       ...(this.usb.kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
@@ -411,7 +410,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly controllerOf = (bus: number) => this.controllerOfBus(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
-  private toKeep(): StoredPorts {
+  private toKeep() {
     pruneRecord(this.record, this.ctx.clock.wall());
     boundRecord(this.record);
     return dropUndefined({ record: this.record, source: this.source, seq: this.seq });

@@ -29,7 +29,7 @@ export class PortFailureCounts {
     into.set(kind, (into.get(kind) ?? 0) + 1);
   }
 
-  samples(): Sample[] {
+  samples() {
     const out: Sample[] = [];
     for (const [port, counts] of this.ports) for (const [kind, value] of counts) out.push({ labels: { port, kind: label(kind) }, value });
     // Every kind of "other", 0 or not: the label values an alert names are always served.

@@ -80,6 +80,6 @@ export function rememberListed(remembered: Map<string, ListedPhone>, present: re
 }
 
 /** Who a listed device is, as the layer remembers it. */
-export function listedPhone(device: ListedPhone): ListedPhone {
+export function listedPhone(device: ListedPhone) {
   return { udid: device.udid, serialNumber: device.serialNumber, platformName: device.platformName };
 }

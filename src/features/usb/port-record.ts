@@ -108,11 +108,11 @@ export interface RecordOptions {
   controllerOfBus?: (bus: number) => string | undefined;
 }
 
-/** What addEvent made of an event: a cause counted, the echo of one (never counted), a fact, or nothing. */
-export type Recorded = 'counted' | 'consequence' | 'fact' | 'ignored';
-
-/** Adds one classified kernel event at wall ms `at`: a cause counts, unless it is a dead controller's echo; a fact moves state. */
-export function addEvent(record: PortRecord, event: UsbEvent, at: number, options: RecordOptions = {}): Recorded {
+/**
+ * Adds one classified kernel event at wall ms `at`: a cause counts, unless it is a dead controller's echo; a fact moves
+ * state. Returns what it made of the event: a cause counted, the echo of one (never counted), a fact, or nothing.
+ */
+export function addEvent(record: PortRecord, event: UsbEvent, at: number, options: RecordOptions = {}) {
   const day = dayOf(at);
   const controller = controllerOf(record, event, options);
   if (event.role === 'fact') {
@@ -328,7 +328,7 @@ function capByAge(table: Record<string, { seenAt: number }>, max: number) {
 }
 
 /** A record read back, rebuilt from what is valid in it (a hand-edited or cut file loses only those entries); undefined if nothing is. */
-export function recordFrom(value: unknown): PortRecord | undefined {
+export function recordFrom(value: unknown) {
   if (!isObject(value) || !isObject(value.ports) || !isObject(value.controllers)) return undefined;
   const isDay = (day: string) => DAY.test(day);
   const record: PortRecord = {
@@ -405,7 +405,7 @@ export function recordFrom(value: unknown): PortRecord | undefined {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The entries of an object whose key passes `key` and whose value `read` makes something of. */
-function valid<T>(value: unknown, key: (name: string) => boolean, read: (value: unknown) => T | undefined): Record<string, T> {
+function valid<T>(value: unknown, key: (name: string) => boolean, read: (value: unknown) => T | undefined) {
   const out: Record<string, T> = {};
   for (const [name, v] of isObject(value) ? Object.entries(value) : []) {
     const got = key(name) ? read(v) : undefined;

@@ -1,6 +1,6 @@
 // Whether the kernel has a phone on a port now, from sysfs (its serial on a port) and the kernel log (the last word on
 // its last port). Pure but for the bounded memory of that last word per port; recovery reads it as UsbEvidence.
-import type { PortCycleSeen, UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
+import type { UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
 import type { UsbEvent } from './classify.js';
 import { hubOfPort } from '../../util/usb-path.js';
 
@@ -63,7 +63,7 @@ export function seenOf(
 }
 
 /** Whether the port dropped, and enumerated a device again after, since wall ms `since`. */
-export function cycledOf(words: PortWords, port: string, since: number): PortCycleSeen {
+export function cycledOf(words: PortWords, port: string, since: number) {
   const word = words.of(port);
   const dropped = word?.droppedAt !== undefined && word.droppedAt >= since;
   return { dropped, back: dropped && word.backAt !== undefined && word.backAt >= word.droppedAt };
