@@ -15,7 +15,7 @@ export interface PhonePort {
 const PHONE_INTERFACES = new Set(['ff/42/01', 'ff/fe/02']);
 
 /** The ports of `root` (a /sys/bus/usb/devices) carrying phones; empty where there is no sysfs. */
-export function readPhonePorts(root: string, serials: ReadonlySet<string>, paths: ReadonlySet<string | undefined>): PhonePort[] {
+export function readPhonePorts(root: string, serials: ReadonlySet<string>, paths: ReadonlySet<string | undefined>) {
   const phones = new Set<string>();
   for (const name of namesIn(root) ?? []) {
     const iface = /^(\d+-\d+(?:\.\d+)*):\d+\.\d+$/.exec(name);

@@ -56,7 +56,7 @@ function unescapeKmsg(text: string) {
  * A line of a kernel log file: a /dev/kmsg record when it has a record's prefix (then only as one), else a printed or
  * bare line. A continuation line (a record's dictionary, a message's second line) says nothing.
  */
-export function parseKernelLogLine(line: string): KernelLine | undefined {
+export function parseKernelLogLine(line: string) {
   if (/^\d+,\d+,\d+,/.test(line)) return parseKmsgRecord(line);
   if (/^\s/.test(line) && !/^\s*\[/.test(line)) return undefined;
   return parseDmesgLine(line);

@@ -2,7 +2,6 @@
 // words: an Android phone's USB debugging went off (an OS update does it) or it came up charge-only; usbmuxd did not
 // take an iPhone. Pure.
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
-import type { OffSource } from '../../devices/off-source.js';
 import type { OwedDevice } from '../../devices/presence.js';
 import type { PlatformName, UsbInterface } from '../../platforms/source.js';
 
@@ -24,7 +23,7 @@ export function offSourceOf<Phone extends ListedPhone>(
   onUsb: PortsByUdid,
   platforms: readonly PlatformName[],
   interfacesOf: InterfacesOf = () => [],
-): OffSource | undefined {
+) {
   const words = platforms.find((p) => p.platformName === device.platformName)?.offList;
   if (!words) return undefined;
   const ports = onUsb.get(device.udid) ?? [];

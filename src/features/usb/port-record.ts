@@ -428,7 +428,7 @@ function positive(value: unknown) {
   return n !== undefined && n > 0 ? Math.floor(n) : undefined;
 }
 
-function counts(value: unknown): FailureCounts {
+function counts(value: unknown) {
   return valid(value, (kind) => FAILURE_KINDS.has(kind as UsbEventKind), positive);
 }
 

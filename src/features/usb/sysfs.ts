@@ -2,7 +2,6 @@
 // enumerated on which port, and the interfaces a device offers there.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { UsbInterface } from '../../platforms/source.js';
 import { usbBus } from '../../util/usb-path.js';
 
 /** A file's text, trimmed; undefined where it cannot be read (gone while read, a copied sysfs tree without it, no such unit). */
@@ -61,7 +60,7 @@ export function speedOf(root: string, name: string) {
 }
 
 /** The interfaces the device on a port offers (class, subclass, protocol); one going away as the device does is left out. */
-export function interfacesOnPort(root: string, port: string): UsbInterface[] {
+export function interfacesOnPort(root: string, port: string) {
   return (namesIn(join(root, port)) ?? [])
     .filter((n) => n.startsWith(`${port}:`))
     .sort()
