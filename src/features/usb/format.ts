@@ -23,7 +23,7 @@ export function compileFormat(format: string, args: readonly StringArg[] = []) {
   // %[flags][width][.precision][length]conversion; a pointer's extension letters (%pK, %pad) belong to it.
   const conversion = /%([-+ #0]*)(\d*)(?:\.\d+)?(?:hh|h|ll|l|z|j|t)?(?:p[A-Za-z]*|([diuxXsc%]))/g;
   let last = 0;
-  for (let m = conversion.exec(format); m; m = conversion.exec(format)) {
+  for (const m of format.matchAll(conversion)) {
     source += literal(format.slice(last, m.index));
     last = m.index + m[0].length;
     const [, flags = '', width = ''] = m;

@@ -67,13 +67,12 @@ const OFF_LIST_MODES = ['port', 'bootloader', 'offers_source'] as const;
 
 /** The phones the last report carried as on a port and off their list, by source and what the port shows; every pair served. */
 export function offListMetric(offs: readonly OffSource[], sources: readonly string[]): Metric {
-  const modeOf = (off: OffSource) => label(off.mode ?? 'port');
   return {
     name: 'device_agent_usb_off_list_devices',
     help: "phones on a USB port (sysfs) that their source no longer lists, at the last report, by source and what the port shows more (bootloader, offers_source: its source's own interface; port: nothing more)",
     type: 'gauge',
     samples: sources.flatMap((source) =>
-      OFF_LIST_MODES.map((mode) => ({ labels: { source, mode }, value: offs.filter((o) => o.source === source && modeOf(o) === mode).length })),
+      OFF_LIST_MODES.map((mode) => ({ labels: { source, mode }, value: offs.filter((o) => o.source === source && label(o.mode ?? 'port') === mode).length })),
     ),
   };
 }

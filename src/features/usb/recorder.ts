@@ -10,7 +10,7 @@ const HOLD_MS = 2_000;
 const MAX_HELD = 4_096;
 
 export class KernelRecorder {
-  private readonly queue: Array<{ event: UsbEvent; at: number }> = [];
+  private queue: Array<{ event: UsbEvent; at: number }> = [];
 
   constructor(
     private readonly record: () => PortRecord,
@@ -43,10 +43,7 @@ export class KernelRecorder {
   /** A device left at `at`: the errors of its own hub and of its ports in the moment before are its leaving. */
   private dropUnplugged(device: string, at: number) {
     const under = `${device}.`;
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      const { event, at: when } = this.queue[i]!;
-      if (held(event) && when >= at - HOLD_MS && (event.hub === device || event.port?.startsWith(under))) this.queue.splice(i, 1);
-    }
+    this.queue = this.queue.filter(({ event, at: when }) => !(held(event) && when >= at - HOLD_MS && (event.hub === device || event.port?.startsWith(under))));
   }
 }
 
