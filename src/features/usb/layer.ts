@@ -47,7 +47,7 @@ function cell<V, K = void>(now: () => number, ms: number, read: (key: K) => V) {
   const kept = new Map<K, V>();
   let at = -Infinity;
   return {
-    get(key: K) {
+    get: (key: K) => {
       const t = now();
       if (t - at >= ms) {
         kept.clear();
@@ -210,7 +210,7 @@ export class UsbLayer implements UsbEvidence {
     // Only the phones the report would call gone: reading 60 listed phones' interfaces costs 5 ms a report.
     const gone = [...this.listed.values()].filter((d) => !listing.listed(d.udid) && listing.absentIsGone(d.udid));
     this.owedFrom = new Map(gone.map((d) => [d.udid, this.linkedOnUsb(d.udid)]));
-    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, (port) => this.interfaces.get(port));
+    const owed = onUsbOffList(gone, this.owedFrom, this.ctx.platforms.names, this.interfaces.get);
     this.ctx.registry.presence.owe(OFF_SOURCE_REASON, owed, WHILE_ON_PORT);
   }
 
@@ -221,7 +221,7 @@ export class UsbLayer implements UsbEvidence {
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
     // The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends.
     const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, (port) => this.interfaces.get(port));
+      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfaces.get);
       return off ? [{ udid: d.udid, off }] : [];
     });
     this.offList = offs.map((o) => o.off);
