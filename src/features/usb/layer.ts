@@ -2,7 +2,6 @@
 // the verdicts worked out after each change and logged once each, and what a device's message gets from them.
 import { join } from 'node:path';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../../cloud/types.js';
-import type { Settings } from '../../config/schema.js';
 import { OFF_SOURCE, type OffSource } from '../../devices/off-source.js';
 import type { CarriedKinds, PresenceBound, PresenceReason } from '../../devices/presence.js';
 import type { Listing } from '../../devices/feature.js';
@@ -61,11 +60,14 @@ function cell<V, K = void>(now: () => number, ms: number, read: (key: K) => V) {
 }
 
 export class UsbLayer implements UsbEvidence {
+  /** The cells' clock, and the record's (wall ms). */
   private readonly now = () => this.ctx.clock.monotonic();
-  private readonly usb: Settings['usb'];
+  private readonly wall = () => this.ctx.clock.wall();
+  private readonly kernelLog: string;
+  private readonly sysfsRoot: string;
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
-  private readonly interfaces = cell(this.now, Infinity, (port: string) => interfacesOnPort(this.usb.sysfsRoot, port));
+  private readonly interfaces = cell(this.now, Infinity, (port: string) => interfacesOnPort(this.sysfsRoot, port));
   private record = emptyRecord();
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
@@ -85,7 +87,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly logged = new SaidOnce();
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
-  private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.usb.sysfsRoot));
+  private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.sysfsRoot));
   /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
   private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
@@ -93,7 +95,7 @@ export class UsbLayer implements UsbEvidence {
   private readonly saidOffList = new SaidOnce();
   /** Where sysfs shows each phone the last owe asked for, by the port its source last placed it on, for the annotate pass of the same report. */
   private owedFrom: PortsByUdid | undefined;
-  private readonly locations = cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.usb.sysfsRoot, location));
+  private readonly locations = cell(this.now, SYSFS_CELL_MS, (location: number) => portOfLocation(this.sysfsRoot, location));
   /** The phones the last report carried as on a port and off their source's list, for /metrics. */
   private offList: readonly OffSource[] = [];
   private anchor: { wall: number; tsUs: number } | undefined;
@@ -101,10 +103,10 @@ export class UsbLayer implements UsbEvidence {
   private readonly loggedByLayer = new Map<Layer, number>();
   /** What a one-shot command (`list`) read of the daemon's record in the state directory, once; null when there is none. */
   private stored: { record: PortRecord; verdicts: Verdict[] } | null | undefined;
-  private readonly ports = cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.usb.sysfsRoot));
+  private readonly ports = cell(this.now, SYSFS_CELL_MS, () => portsBySerial(this.sysfsRoot));
   /** A phone's link below its port's speed, by port. */
   private readonly fallbacks = cell(this.now, SYSFS_CELL_MS, (port: string) =>
-    speedFallback(port, speedOf(this.usb.sysfsRoot, port), speedOf(this.usb.sysfsRoot, hubOfPort(port))),
+    speedFallback(port, speedOf(this.sysfsRoot, port), speedOf(this.sysfsRoot, hubOfPort(port))),
   );
   /** The kernel's last word on each port, and the port each serial was last read on: recovery's evidence. */
   private readonly words = new PortWords();
@@ -113,12 +115,14 @@ export class UsbLayer implements UsbEvidence {
 
   /** Without a state directory (a command that keeps nothing) the layer reads nothing. */
   constructor(private readonly ctx: FeatureContext) {
-    this.usb = ctx.stateDir === undefined ? { kernelLog: '', sysfsRoot: '' } : ctx.settings.usb;
+    const usb = ctx.stateDir === undefined ? { kernelLog: '', sysfsRoot: '' } : ctx.settings.usb;
+    this.kernelLog = usb.kernelLog;
+    this.sysfsRoot = usb.sysfsRoot;
     this.file = new PortRecordFile(join(ctx.stateDir ?? '', USB_PORTS_FILE), ctx.logger);
   }
 
   start() {
-    const { kernelLog: path } = this.usb;
+    const path = this.kernelLog;
     if (!this.on || this.started) return;
     this.started = true;
     this.loaded = true;
@@ -160,7 +164,7 @@ export class UsbLayer implements UsbEvidence {
       v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && this.covers(v, onPort),
     );
     // A phone's link below its port's speed, from sysfs.
-    const fallback = onPort !== undefined && this.usb.sysfsRoot !== '' ? this.fallbacks.get(onPort) : undefined;
+    const fallback = onPort !== undefined && this.sysfsRoot !== '' ? this.fallbacks.get(onPort) : undefined;
     const said = [...words.map((v) => v.evidence), fallback].filter((w) => w !== undefined);
     return said.length ? `USB: ${said.join('; ')}` : undefined;
   }
@@ -174,7 +178,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** Recovery's evidence: whether the kernel has a phone with these USB serials on a port now (both sysfs and the kernel log read). */
   seen(serials: readonly string[], port?: string) {
-    if (this.usb.kernelLog === '' || this.usb.sysfsRoot === '' || serials.length === 0) return undefined;
+    if (this.kernelLog === '' || this.sysfsRoot === '' || serials.length === 0) return undefined;
     return seenOf(serials, port, this.ports.get(), this.words, (p) => this.blame(p));
   }
 
@@ -252,7 +256,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** Whether `list`'s USB column gets the layer's port cells: the layer reads something (the kernel log or sysfs). */
   get on() {
-    return this.usb.kernelLog !== '' || this.usb.sysfsRoot !== '';
+    return this.kernelLog !== '' || this.sysfsRoot !== '';
   }
 
   /**
@@ -263,7 +267,7 @@ export class UsbLayer implements UsbEvidence {
     const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid)[0];
     if (port === undefined) return undefined;
     const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
-    return record ? healthCell(portHealth(record.record, record.verdicts, port, this.ctx.clock.wall())) : port;
+    return record ? healthCell(portHealth(record.record, record.verdicts, port, this.wall())) : port;
   }
 
   /**
@@ -272,7 +276,7 @@ export class UsbLayer implements UsbEvidence {
    */
   placeOf(usb: UsbPlace | undefined) {
     if (usbBus(usb?.usb) !== undefined) return usb?.usb;
-    if (usb?.location === undefined || this.usb.sysfsRoot === '') return undefined;
+    if (usb?.location === undefined || this.sysfsRoot === '') return undefined;
     return this.locations.get(usb.location);
   }
 
@@ -285,7 +289,7 @@ export class UsbLayer implements UsbEvidence {
     // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
     const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
     const alone = (device.usb?.sharedBy ?? 1) <= 1;
-    if (!linkPort(this.rec(), port, device.udid, identities, this.ctx.clock.wall(), alone) || !this.started) return;
+    if (!linkPort(this.rec(), port, device.udid, identities, this.wall(), alone) || !this.started) return;
     this.file.changed();
     // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
     if (this.follower) this.workSoon();
@@ -293,7 +297,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** Where sysfs shows the phone on the ports its source last placed it on (a serial it had there, no hub). */
   private linkedOnUsb(udid: string) {
-    const root = this.usb.sysfsRoot;
+    const root = this.sysfsRoot;
     const links = root === '' ? [] : (this.rec().links[udid] ?? []);
     return links
       .filter((l) => {
@@ -316,8 +320,8 @@ export class UsbLayer implements UsbEvidence {
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
   private storedRecord() {
     if (this.stored === undefined) {
-      const now = this.ctx.clock.wall();
-      const record = this.usb.kernelLog === '' ? undefined : this.file.load()?.record;
+      const now = this.wall();
+      const record = this.kernelLog === '' ? undefined : this.file.load()?.record;
       if (record) pruneRecord(record, now);
       this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: this.controllerOf }) } : null;
     }
@@ -328,8 +332,8 @@ export class UsbLayer implements UsbEvidence {
   metrics() {
     const sources = [...new Set(this.ctx.platforms.names.flatMap((p) => p.offList?.source ?? []))];
     return [
-      ...(this.usb.kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
-      ...(this.usb.sysfsRoot === '' ? [] : [offListMetric(this.offList, sources)]),
+      ...(this.kernelLog === '' ? [] : usbMetrics(this.failures, this.verdicts, this.loggedByLayer)),
+      ...(this.sysfsRoot === '' ? [] : [offListMetric(this.offList, sources)]),
     ];
   }
 
@@ -370,9 +374,9 @@ export class UsbLayer implements UsbEvidence {
    * records map early, never late).
    */
   private wallOf(tsUs: number | undefined) {
-    const now = this.ctx.clock.wall();
+    const now = this.wall();
     if (tsUs === undefined) return now;
-    const live = this.usb.kernelLog === '/dev/kmsg';
+    const live = this.kernelLog === '/dev/kmsg';
     if (!this.anchor) {
       // This boot's wall time, from /proc/uptime, where it can be read.
       const uptime = live ? Number(readText('/proc/uptime')?.split(' ')[0]) : NaN;
@@ -387,7 +391,7 @@ export class UsbLayer implements UsbEvidence {
    * come and go costs at most that many lines a minute per layer and a summary; `count`: counted in /metrics.
    */
   private work(count = true) {
-    const now = this.ctx.clock.wall();
+    const now = this.wall();
     this.recorder.flush();
     pruneRecord(this.record, now);
     this.verdicts = attribute(this.record, { now, controllerOfBus: this.controllerOfBus });
@@ -411,7 +415,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
   private toKeep() {
-    pruneRecord(this.record, this.ctx.clock.wall());
+    pruneRecord(this.record, this.wall());
     boundRecord(this.record);
     return dropUndefined({ record: this.record, source: this.source, seq: this.seq });
   }
