@@ -174,7 +174,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
     const views = placed.map((p) => p.view);
     if (views.length < 2) continue;
     const list = sortedPorts(views);
-    verdicts.push({
+    claim({
       layer: 'phone',
       subject: serial,
       ports: list,

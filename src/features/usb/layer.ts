@@ -74,7 +74,7 @@ export class UsbLayer implements UsbEvidence {
   private loaded = false;
   private readonly recorder = new KernelRecorder(
     () => this.record,
-    () => ({ controllerOfBus: this.controllerOfBus }),
+    { controllerOfBus: (bus) => this.controllerOfBus(bus) },
     // A cause counted on a port is a failure of /metrics.
     (event) => event.port !== undefined && this.failures.add(event.port, event.kind),
   );

@@ -14,7 +14,7 @@ export class KernelRecorder {
 
   constructor(
     private readonly record: () => PortRecord,
-    private readonly options: () => RecordOptions = () => ({}),
+    private readonly options: RecordOptions = {},
     /** Each event the record counted as a cause, as it is committed (the layer's metrics count them). */
     private readonly counted: (event: UsbEvent) => void = () => undefined,
   ) {}
@@ -36,7 +36,7 @@ export class KernelRecorder {
       const head = this.queue[0]!;
       if (held(head.event) && head.at > latest - HOLD_MS && this.queue.length <= MAX_HELD) return;
       this.queue.shift();
-      if (addEvent(this.record(), head.event, head.at, this.options()) === 'counted') this.counted(head.event);
+      if (addEvent(this.record(), head.event, head.at, this.options) === 'counted') this.counted(head.event);
     }
   }
 
