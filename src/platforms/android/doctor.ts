@@ -15,7 +15,7 @@ export const READINESS_COMMAND = `${buildInventoryScript({ tiers: [], sections: 
 const FIRST = marker(READINESS_PROBES[0].section);
 
 /** Splits the doctor's output where the readiness part starts: what comes before, and the readiness answer (undefined when it never started). */
-export function splitReadiness(output: string): ReturnType<ServiceDoctor['splitReadiness']> {
+export function splitReadiness(output: string) {
   const at = output.indexOf(FIRST);
   if (at < 0) return { head: output };
   const tail = output.slice(at);
@@ -38,7 +38,7 @@ export function parseAdbVersion(output: string): ToolVersion | undefined {
 const UDID_PROPS = ['ro.serialno', 'ro.boot.serialno'] as const;
 
 /** The udid the report gives the phone, from the lines the udid command printed first, and the output after them; no udid when one is missing. */
-function udidOf(afterModel: string, serial: string): { udid?: string; rest: string } {
+function udidOf(afterModel: string, serial: string) {
   const lines = afterModel.split('\n');
   const props: Record<string, string> = {};
   for (const [i, name] of UDID_PROPS.entries()) {

@@ -194,7 +194,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     return listed;
   }
 
-  owed(): readonly PresenceEntry[] {
+  owed() {
     return this.owing;
   }
 

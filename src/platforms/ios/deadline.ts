@@ -6,15 +6,6 @@ export function withDeadline<T>(work: Promise<T>, timeoutMs: number, step: strin
       onTimeout();
       reject(new Error(`${step} did not answer within ${timeoutMs} ms`));
     }, timeoutMs);
-    work.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
+    work.finally(() => clearTimeout(timer)).then(resolve, reject);
   });
 }

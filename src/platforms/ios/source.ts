@@ -10,7 +10,7 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { Clock, Timers } from '../../util/clock.js';
 import { compareStrings } from '../../util/compare.js';
 import { mapLimit } from '../../util/limit.js';
-import { asks, type CollectRequest, type DeviceSource, type ListingChange, type SourceDevice, type SourceEvents } from '../source.js';
+import { asks, type CollectRequest, type DeviceSource, type ListingChange, type SourceEvents } from '../source.js';
 import type { Dict } from './framing.js';
 import { iosDeviceInfo, notAnsweringDeviceInfo, notPairedDeviceInfo } from './inventory.js';
 import type { probeIphone, ProbeResult } from './probe.js';
@@ -124,7 +124,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
   }
 
   /** The phones present now: those asked for (and unknown ones) read afresh, the others described from their last reading. */
-  async collect(request: CollectRequest): Promise<SourceDevice[]> {
+  async collect(request: CollectRequest) {
     const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
     if (!records.length) return [];
     // One kept through a usbmuxd restart but not listed again yet: described from its last reading, not asked.

@@ -231,16 +231,9 @@ export class AdbClient {
         scope.close();
         reject(new AdbUnreachableError(this.label, 'ETIMEDOUT', `${ms} ms`));
       }, ms);
-      this.call(() => fn(scope.client)).then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(isProtocolError(err) ? new AdbUnreachableError(this.label, 'EPROTO', err.message.slice(0, 120)) : err);
-        },
-      );
+      this.call(() => fn(scope.client))
+        .finally(() => clearTimeout(timer))
+        .then(resolve, (err: unknown) => reject(isProtocolError(err) ? new AdbUnreachableError(this.label, 'EPROTO', err.message.slice(0, 120)) : err));
     });
   }
 

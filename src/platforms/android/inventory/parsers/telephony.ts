@@ -103,7 +103,5 @@ export function meidFromProps(props: Readonly<Record<string, string>>) {
 }
 
 function trimEmpty(values: string[]) {
-  const result = [...values];
-  while (result.length > 0 && result[result.length - 1] === '') result.pop();
-  return result;
+  return values.slice(0, values.findLastIndex((value) => value !== '') + 1);
 }
