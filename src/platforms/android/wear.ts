@@ -42,7 +42,7 @@ export const ANDROID_WEAR: WearReader = {
 export const WEAR_COMMAND = buildInventoryScript({ tiers: [], sections: PROBES.map((p) => p.section) });
 
 /** The wear reading of a doctor's output that ran WEAR_COMMAND (its sections found by their markers); undefined when none is there. */
-export function wearOfOutput(output: string): WearReading | undefined {
+export function wearOfOutput(output: string) {
   const { sections } = splitSections(output);
   return wearReadingOf((section) => sections.get(section));
 }

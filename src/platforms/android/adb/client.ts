@@ -93,7 +93,7 @@ export class AdbClient {
     return version;
   }
 
-  async listDevices(): Promise<AdbDevice[]> {
+  async listDevices() {
     const list = await this.host((c) => c.listDevices() as PromiseLike<RawDevice[]>);
     return list.map((d) => ({ serial: d.id, state: String(d.type) }));
   }
@@ -156,7 +156,7 @@ export class AdbClient {
   }
 
   /** Starts tracking; the deadline covers the server's acceptance, not the (endless) stream after it. */
-  async track() {
+  track() {
     return this.host((c) => c.trackDevices() as PromiseLike<Tracker>);
   }
 

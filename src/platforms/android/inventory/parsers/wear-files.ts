@@ -173,7 +173,7 @@ function eolOf(text: string | undefined) {
   return m ? (['normal', 'warning', 'urgent'] as const)[Number(m[1]) - 1] : undefined;
 }
 
-function errorOf(line: string): Unread['why'] {
+function errorOf(line: string) {
   if (/Permission denied/.test(line)) return 'unreadable';
   if (/No such file or directory/.test(line)) return 'absent';
   return 'garbage';
