@@ -4,6 +4,7 @@
 // A service StartService opens (mobile_image_mounter) speaks the same framing on its own connection, TLS from the
 // start when it says so.
 import { X509Certificate } from 'node:crypto';
+import { once } from 'node:events';
 import type net from 'node:net';
 import tls from 'node:tls';
 import { withDeadline } from './deadline.js';
@@ -131,17 +132,11 @@ export class LockdownClient {
     this.stream = secure;
     this.decoder = lockdownDecoder();
     secure.on('error', (err: Error) => this.fail(err));
-    const ready = new Promise<void>((resolve, reject) => {
-      secure.once('secureConnect', () => {
-        // The phone must show the certificate the pairing gave it.
-        const peer = secure.getPeerX509Certificate();
-        if (!peer?.raw.equals(new X509Certificate(deviceCert).raw)) {
-          reject(new IosProtocolError('the phone did not present the DeviceCertificate of its pair record'));
-          return;
-        }
-        resolve();
-      });
-      secure.once('error', reject);
+    const ready = once(secure, 'secureConnect').then(() => {
+      // The phone must show the certificate the pairing gave it.
+      const peer = secure.getPeerX509Certificate();
+      if (!peer?.raw.equals(new X509Certificate(deviceCert).raw))
+        throw new IosProtocolError('the phone did not present the DeviceCertificate of its pair record');
     });
     await withDeadline(ready, timeoutMs, 'lockdown TLS handshake', () => this.close());
     secure.on('data', this.onData);

@@ -35,10 +35,9 @@ export async function probeIphone(
   known?: Dict,
   { readImage = false } = {},
 ): Promise<ProbeResult> {
-  let record: Dict | undefined;
   let client: LockdownClient | undefined;
   try {
-    record = await readPairRecord(address, device.udid, stepTimeoutMs);
+    const record = await readPairRecord(address, device.udid, stepTimeoutMs);
     client = new LockdownClient(await connectDevice(address, device.deviceId, LOCKDOWN_PORT, stepTimeoutMs));
     const type = await client.queryType(stepTimeoutMs);
     if (type !== 'com.apple.mobile.lockdown') return { kind: 'silent', detail: `port ${LOCKDOWN_PORT} answered as ${JSON.stringify(type)}, not lockdown` };
@@ -55,12 +54,11 @@ export async function probeIphone(
     // Last, so that lockdown refusing it (MissingValue before iOS 16, another error, a close) costs this check alone.
     const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
     const productVersion = typeof root?.ProductVersion === 'string' ? root.ProductVersion : undefined;
-    const pairRecord = record;
     // A service the session started, on its own connection through usbmuxd (TLS from its first byte when it says so).
     const open = async (port: number, ssl: boolean) => {
       const service = new LockdownClient(await connectDevice(address, device.deviceId, port, stepTimeoutMs));
       if (ssl)
-        await service.secure(pairRecord, version, stepTimeoutMs).catch((err: unknown) => {
+        await service.secure(record, version, stepTimeoutMs).catch((err: unknown) => {
           service.close();
           throw err;
         });

@@ -1,6 +1,6 @@
 // usbmuxd client (plist protocol v1): one short connection per request, a long one for Listen, and Connect turning a
 // connection into a tunnel to a phone's port. Every step, the connection setup included, has a deadline.
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import net from 'node:net';
 import type { UsbmuxdAddress } from '../../config/usbmuxd-address.js';
 import { withDeadline } from './deadline.js';
@@ -18,13 +18,8 @@ const CLIENT = { ClientVersionString: 'device-agent', ProgName: 'device-agent', 
 
 function openMux(address: UsbmuxdAddress, timeoutMs: number) {
   const socket = 'path' in address ? net.createConnection(address.path) : net.createConnection(address.port, address.host);
-  const ready = new Promise<net.Socket>((resolve, reject) => {
-    socket.once('connect', () => {
-      socket.removeListener('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
+  // Rejects on an error before the connection, and leaves no listener behind either way.
+  const ready = once(socket, 'connect').then(() => socket);
   return withDeadline(ready, timeoutMs, `connecting to usbmuxd at ${address.label}`, () => socket.destroy());
 }
 
