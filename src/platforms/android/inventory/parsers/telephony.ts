@@ -39,21 +39,16 @@ export function mobileDataState(registry: Registry) {
  */
 export function parseParcelString(text: string) {
   if (!/Result: Parcel\(/.test(text)) return undefined;
-  const words: number[] = [];
-  for (const match of text.matchAll(/0x[0-9a-f]+:\s+((?:[0-9a-f]{8}\s+){0,3}[0-9a-f]{8})/gi)) {
-    for (const word of (match[1] ?? '').trim().split(/\s+/)) words.push(Number.parseInt(word, 16));
-  }
+  let hex = [...text.matchAll(/0x[0-9a-f]+:\s+((?:[0-9a-f]{8}\s+){0,3}[0-9a-f]{8})/gi)].map((match) => match[1]).join(' ');
   // Short results fit on the opening line: "Result: Parcel(00000000 ffffffff   '........')".
-  if (words.length === 0) {
-    const inline = /Parcel\(((?:[0-9a-f]{8}\s*)+)/i.exec(text);
-    for (const word of (inline?.[1] ?? '').trim().split(/\s+/)) if (word) words.push(Number.parseInt(word, 16));
-  }
+  if (hex === '') hex = /Parcel\(((?:[0-9a-f]{8}\s*)+)/i.exec(text)?.[1] ?? '';
+  const words = hex
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => Number.parseInt(word, 16));
   const [status, length] = words;
   if (status !== 0 || length === undefined || length <= 0 || length > 256) return undefined;
-  const units: number[] = [];
-  for (const word of words.slice(2)) {
-    units.push(word & 0xffff, word >>> 16);
-  }
+  const units = words.slice(2).flatMap((word) => [word & 0xffff, word >>> 16]);
   if (units.length < length) return undefined;
   return String.fromCharCode(...units.slice(0, length));
 }
