@@ -21,14 +21,12 @@ interface AndroidFacts {
 }
 
 export function androidMetrics(facts: AndroidFacts): Metric[] {
-  const byState = new Map<string, number>();
-  for (const state of facts.states) byState.set(state, (byState.get(state) ?? 0) + 1);
   return [
     {
       name: 'device_agent_devices',
       help: 'Devices the adb server knows, by adb state.',
       type: 'gauge',
-      samples: [...byState].map(([state, value]) => ({ labels: { state }, value })),
+      samples: [...Map.groupBy(facts.states, (state) => state)].map(([state, all]) => ({ labels: { state }, value: all.length })),
     },
     {
       name: 'device_agent_duplicate_serial_devices',

@@ -52,16 +52,11 @@ export class InventoryRunner {
    * within the report wait. An inventory another report started goes on and is reported when it answers.
    */
   async run(records: readonly DeviceSnapshot[], request: CollectRequest) {
-    const waiting: Array<Promise<void>> = [];
-    const keys: string[] = [];
-    for (const record of records) {
-      if (record.state !== READY || !asks(request, record)) continue;
-      waiting.push(this.running.get(record.key) ?? this.start(record));
-      keys.push(record.key);
-    }
+    const asked = records.filter((record) => record.state === READY && asks(request, record));
+    const waiting = asked.map((record) => this.running.get(record.key) ?? this.start(record));
     if (waiting.length && request.waitForAll) await Promise.all(waiting);
     else await waitWhileSettling(waiting, this.o.reportWait.idleMs, this.o.reportWait.maxMs, this.o.clock);
-    for (const key of keys) if (this.running.has(key)) this.late.add(key);
+    for (const { key } of asked) if (this.running.has(key)) this.late.add(key);
   }
 
   private start(record: DeviceSnapshot) {

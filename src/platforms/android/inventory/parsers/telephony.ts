@@ -18,12 +18,8 @@ export interface Registry {
 }
 
 export function parseTelephonyRegistry(text: string): Registry {
-  const dataStates: string[] = [];
-  for (const match of text.replace(/\r/g, '').matchAll(/^\s*mDataConnectionState=(-?\d+)\s*$/gm)) {
-    const state = DATA_STATES[match[1] ?? ''];
-    if (state) dataStates.push(state);
-  }
-  return { dataStates };
+  const states = [...text.replace(/\r/g, '').matchAll(/^\s*mDataConnectionState=(-?\d+)\s*$/gm)].map((match) => DATA_STATES[match[1]!]);
+  return { dataStates: states.filter((state) => state !== undefined) };
 }
 
 /** One state for the device: connected on any SIM wins. */
