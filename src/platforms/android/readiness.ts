@@ -15,10 +15,5 @@ export const ANDROID_READINESS: ReadinessReader = {
     const texts = READINESS_PROBES.map((probe) => cachedSection(registry, key, probe.section));
     return texts.every((t) => t === undefined) ? undefined : parseReadiness(texts.join('\n'));
   },
-  fingerprint: (registry, key) => {
-    for (const name of FINGERPRINT_PROPS) {
-      const value = cachedProp(registry, key, name)?.trim();
-      if (value) return value;
-    }
-  },
+  fingerprint: (registry, key) => FINGERPRINT_PROPS.map((name) => cachedProp(registry, key, name)?.trim()).find(Boolean),
 };

@@ -89,9 +89,7 @@ export function detectEmulator(props: Props) {
   if (Object.keys(props).length === 0) return undefined;
   // Android up to 11 sets ro.kernel.qemu; from 12 on it is ro.boot.qemu.
   if (props['ro.kernel.qemu'] === '1' || props['ro.boot.qemu'] === '1') return true;
-  for (const key of ['ro.hardware', 'ro.boot.hardware', 'ro.product.board']) {
-    if (EMULATOR_HARDWARE.has(props[key]?.trim().toLowerCase() ?? '')) return true;
-  }
+  if (['ro.hardware', 'ro.boot.hardware', 'ro.product.board'].some((key) => EMULATOR_HARDWARE.has(props[key]?.trim().toLowerCase() ?? ''))) return true;
   // ro.build.characteristics alone is weak: a Meizu PRO 5 (user, release-keys) ships "phone emulator". Emulator images
   // have qemu/ranchu props anyway, so the word counts only on builds that are not signed for release.
   if (/\bemulator\b/.test(props['ro.build.characteristics'] ?? '') && !isReleaseBuild(props)) return true;

@@ -78,8 +78,5 @@ export function parseGetprop(text: string, keep?: ReadonlySet<string>): Props {
 
 /** The value of the first key that has a non-empty, trimmed value. */
 export function firstProp(props: Props, keys: readonly string[]) {
-  for (const key of keys) {
-    const value = props[key]?.trim();
-    if (value) return value;
-  }
+  return keys.map((key) => props[key]?.trim()).find(Boolean);
 }

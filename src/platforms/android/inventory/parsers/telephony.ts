@@ -87,10 +87,7 @@ export function imeisFromProps(props: Readonly<Record<string, string>>) {
 
 /** MEID (14 hex digits, CDMA) from vendor props. */
 export function meidFromProps(props: Readonly<Record<string, string>>) {
-  for (const key of MEID_KEYS) {
-    const value = props[key]?.trim();
-    if (value !== undefined && /^[0-9A-Fa-f]{14}$/.test(value)) return value;
-  }
+  return MEID_KEYS.map((key) => props[key]?.trim()).find((value) => value !== undefined && /^[0-9A-Fa-f]{14}$/.test(value));
 }
 
 function trimEmpty(values: string[]) {
