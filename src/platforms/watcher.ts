@@ -28,14 +28,14 @@ export abstract class Watcher extends EventEmitter {
     protected readonly options: WatcherOptions,
     /** The service, as the log lines name it (their field and the key of the line said once). */
     private readonly service: 'adb' | 'usbmuxd',
+    /** The service's address, for log lines. */
+    protected readonly label: string,
   ) {
     super();
     this.clock = options.clock ?? systemClock;
     this.reconnects = new Reconnects(options, this.clock);
   }
 
-  /** The service's address, for log lines. */
-  protected abstract get label(): string;
   protected abstract connect(): Promise<void>;
   /** What runs every reconcileMs. */
   protected abstract tick(): Promise<unknown>;

@@ -45,11 +45,7 @@ export class IosWatcher extends Watcher {
   private readonly lastEvent = new Map<string, number>();
 
   constructor(protected override readonly options: IosWatcherOptions) {
-    super(options, 'usbmuxd');
-  }
-
-  protected get label() {
-    return this.options.address.label;
+    super(options, 'usbmuxd', options.address.label);
   }
 
   /** udid -> 'attached', as adb's watcher maps serial -> state. */
@@ -185,7 +181,7 @@ export class IosWatcher extends Watcher {
       this.listener = listener;
       this.emit('connected');
       if (this.lastErrorText || this.absentNoted)
-        limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.options.address.label }, 'usbmuxd is reachable; iPhone tracking resumed');
+        limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.label }, 'usbmuxd is reachable; iPhone tracking resumed');
       this.lastErrorText = undefined;
       this.absentNoted = false;
       this.reconnects.opened();
@@ -234,21 +230,21 @@ export class IosWatcher extends Watcher {
   }
 
   protected logEnd(note: EndNote, ends: number, err: Error | undefined) {
-    const { logger, address, reconnectMaxMs = 10_000 } = this.options;
+    const { logger, reconnectMaxMs = 10_000 } = this.options;
     if (note === 'ended') {
       limited(logger).warn(
         'usbmuxd-ended',
-        { usbmuxd: address.label, err: err?.message },
+        { usbmuxd: this.label, err: err?.message },
         'usbmuxd connection ended (usbmuxd restarted or stopped); reconnecting, then reconciling the iPhone list',
       );
     } else if (note === 'flapping') {
       logger.warn(
-        { usbmuxd: address.label, ends, err: err?.message },
+        { usbmuxd: this.label, ends, err: err?.message },
         `the usbmuxd connection keeps ending right after it opens (${ends} times in a row), as a crash-looping usbmuxd does; ` +
           `reconnecting at most every ${Math.round(reconnectMaxMs / 1000)} s. Check usbmuxd's log (journalctl -u usbmuxd)`,
       );
     } else if (note === 'summary') {
-      logger.warn({ usbmuxd: address.label, ends }, `the usbmuxd connection ended ${ends} more times soon after opening; still reconnecting`);
+      logger.warn({ usbmuxd: this.label, ends }, `the usbmuxd connection ended ${ends} more times soon after opening; still reconnecting`);
     }
   }
 }

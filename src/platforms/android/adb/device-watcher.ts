@@ -44,11 +44,7 @@ export class DeviceWatcher extends Watcher {
     private readonly adb: Pick<AdbClient, 'label' | 'listDevices' | 'track'>,
     protected override readonly options: DeviceWatcherOptions,
   ) {
-    super(options, 'adb');
-  }
-
-  protected get label() {
-    return this.adb.label;
+    super(options, 'adb', adb.label);
   }
 
   protected tick() {
@@ -161,7 +157,7 @@ export class DeviceWatcher extends Watcher {
       // From polling to tracking is no comeback of the server: its inventories were not cut off.
       const polled = this.stopPolling();
       if (this.lastErrorText || this.endSaid)
-        limited(this.options.logger).info('adb-tracking-resumed', { adb: this.adb.label }, 'adb server is reachable again; device tracking resumed');
+        limited(this.options.logger).info('adb-tracking-resumed', { adb: this.label }, 'adb server is reachable again; device tracking resumed');
       this.lastErrorText = undefined;
       this.endSaid = false;
       // The wait before the next reconnect starts over only once this connection has stayed open a while.
@@ -189,8 +185,8 @@ export class DeviceWatcher extends Watcher {
       const retry = Math.round((this.options.retryTrackingMs ?? RETRY_TRACKING_MS) / 1000);
       limited(this.options.logger).warn(
         'adb-tracking-refused',
-        { adb: this.adb.label, answer: refusal },
-        `the adb server at ${this.adb.label} refuses device tracking (host:track-devices answered: ${refusal}); ` +
+        { adb: this.label, answer: refusal },
+        `the adb server at ${this.label} refuses device tracking (host:track-devices answered: ${refusal}); ` +
           `reading its device list every ${pollMs / 1000} s instead, so plugs and unplugs show within that; tracking is asked for again every ${retry} s. ` +
           'An adb proxy or tunnel in the way does this: point ADB_SERVER_SOCKET at the adb server itself for prompt changes',
       );
@@ -208,15 +204,15 @@ export class DeviceWatcher extends Watcher {
     this.pollOk = false;
     limited(this.options.logger).info(
       'adb-tracking-accepted',
-      { adb: this.adb.label },
-      `the adb server at ${this.adb.label} tracks devices again; polling stopped`,
+      { adb: this.label },
+      `the adb server at ${this.label} tracks devices again; polling stopped`,
     );
     return true;
   }
 
   protected logEnd(note: EndNote, ends: number) {
     const { logger, reconnectMaxMs = 10_000, reconcileMs } = this.options;
-    const adb = this.adb.label;
+    const adb = this.label;
     const err = this.trackerError;
     this.trackerError = undefined;
     if (note === 'ended') {
