@@ -25,7 +25,7 @@ export interface CheckItem extends CheckResult {
 }
 
 /** The results as findings of the check `id`. */
-export function named(id: string, results: readonly CheckResult[]): CheckItem[] {
+export function named(id: string, results: readonly CheckResult[]) {
   return results.map((r) => ({ id, ...r }));
 }
 

@@ -1,5 +1,5 @@
 import type { AdbClient } from './adb/client.js';
-import type { SettingsNamespace, SettingsWriter, WriteRefusal } from '../../devices/control.js';
+import type { SettingsNamespace, SettingsWriter } from '../../devices/control.js';
 import type { Platform } from '../../devices/record.js';
 import { parseSettingOrUnset, parseWriteRefusal } from './inventory/parsers/settings.js';
 
@@ -20,7 +20,7 @@ const TOGGLES: ReadonlyArray<{ makers: RegExp; enable: string }> = [
 ];
 
 /** The refusal of a write and the toggle for the phone's maker; a maker not known here gets both known toggles named. */
-export function writeRefusal(printed: string, maker: string | undefined): WriteRefusal | undefined {
+export function writeRefusal(printed: string, maker: string | undefined) {
   const said = parseWriteRefusal(printed);
   if (said === undefined) return undefined;
   const known = maker === undefined ? undefined : TOGGLES.find((t) => t.makers.test(maker.trim()));

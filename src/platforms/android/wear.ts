@@ -6,7 +6,7 @@
 // carries beside the battery (DeviceInfo.batteryDetail): the feature takes
 // them from there. The doctor reads the same sections in its one shell per
 // phone (WEAR_COMMAND).
-import type { WearReader, WearReading } from '../wear.js';
+import type { WearReader } from '../wear.js';
 import { wearFiles, wearPackages, wearTradeIn } from './inventory/probes/wear.js';
 import { buildInventoryScript, splitSections } from './inventory/script.js';
 import { cachedSection } from './inventory/tier-store.js';
@@ -14,7 +14,7 @@ import { cachedSection } from './inventory/tier-store.js';
 const PROBES = [wearFiles, wearPackages, wearTradeIn] as const;
 
 /** The wear sections' texts (by section name) as one reading; undefined when none was read. */
-function wearReadingOf(texts: (section: string) => string | undefined): WearReading | undefined {
+function wearReadingOf(texts: (section: string) => string | undefined) {
   const [files, packages, tradeIn] = PROBES.map((probe) => texts(probe.section));
   if (files === undefined && packages === undefined && tradeIn === undefined) return undefined;
   const f = files === undefined ? undefined : wearFiles.parse(files);

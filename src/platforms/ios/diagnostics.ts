@@ -35,7 +35,7 @@ const int = (v: unknown) => {
 };
 
 /** The battery's figures in an IORegistry answer, the nested BatteryData first where iOS puts them there. */
-export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | undefined {
+export function batteryFromIoRegistry(answer: Dict | undefined) {
   const reg = dictOf(dictOf(answer?.Diagnostics)?.IORegistry);
   if (!reg) return undefined;
   const data = dictOf(reg.BatteryData) ?? {};
@@ -51,7 +51,7 @@ export function batteryFromIoRegistry(answer: Dict | undefined): BatteryWear | u
  * mAh (before iOS 12.2), never its percent: 100 is below a fifth of any
  * phone's design capacity, which healthOf refuses.
  */
-export function batteryFromGasGauge(answer: Dict | undefined): BatteryWear | undefined {
+export function batteryFromGasGauge(answer: Dict | undefined) {
   const gauge = dictOf(dictOf(answer?.Diagnostics)?.GasGauge);
   if (!gauge) return undefined;
   return wearOf('gasgauge', cyclesOf(int(gauge.CycleCount)), int(gauge.FullChargeCapacity), int(gauge.DesignCapacity));

@@ -33,7 +33,7 @@ function asDict(value: unknown) {
   return dict;
 }
 
-export function encodeMux(body: Dict, tag: number): Buffer {
+export function encodeMux(body: Dict, tag: number) {
   const payload = Buffer.from(plist.build(body as never), 'utf8');
   const head = Buffer.alloc(MUX_HEADER);
   head.writeUInt32LE(MUX_HEADER + payload.length, 0);
@@ -43,7 +43,7 @@ export function encodeMux(body: Dict, tag: number): Buffer {
   return Buffer.concat([head, payload]);
 }
 
-export function encodeLockdown(body: Dict): Buffer {
+export function encodeLockdown(body: Dict) {
   const payload = Buffer.from(plist.build(body as never), 'utf8');
   const head = Buffer.alloc(4);
   head.writeUInt32BE(payload.length);

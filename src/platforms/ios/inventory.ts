@@ -1,6 +1,6 @@
 // One DeviceInfo from what lockdown answered, pure: no I/O, no clock. Each field comes from its own value; a missing or
 // odd value leaves only that field out.
-import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type Battery, type Capacity, type DeviceInfo, type IosState } from '../../cloud/types.js';
+import { STATUS_AVAILABLE, STATUS_UNAVAILABLE, type DeviceInfo, type IosState } from '../../cloud/types.js';
 
 import type { Dict } from './framing.js';
 import type { RelayWear } from './diagnostics.js';
@@ -52,7 +52,7 @@ export function iosDeviceInfo(udid: string, values: LockdownValues) {
 }
 
 /** com.apple.mobile.battery: percentage and a status in the words Android reports use. */
-export function iosBattery(d: Dict): Battery | undefined {
+export function iosBattery(d: Dict) {
   const level = int(d.BatteryCurrentCapacity);
   const percentage = level !== undefined && level >= 0 && level <= 100 ? String(level) : undefined;
   let status: string | undefined;
@@ -63,7 +63,7 @@ export function iosBattery(d: Dict): Battery | undefined {
 }
 
 /** com.apple.disk_usage: the user data partition (AmountDataAvailable; TotalDataAvailable counts purgeable space too). */
-export function iosStorage(d: Dict): Capacity | undefined {
+export function iosStorage(d: Dict) {
   const total = int(d.TotalDataCapacity) ?? int(d.TotalDiskCapacity);
   const free = int(d.AmountDataAvailable) ?? int(d.TotalDataAvailable);
   if (total === undefined || total <= 0 || free === undefined || free < 0) return undefined;
@@ -80,7 +80,7 @@ export function notPairedDeviceInfo(udid: string, detail?: string, known?: Devic
 }
 
 /** Lockdown did not answer: the last good inventory with a message, as for a wedged adbd; without one, the bare identity usbmuxd gave. */
-export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: DeviceInfo): DeviceInfo {
+export function notAnsweringDeviceInfo(udid: string, detail: string, lastGood?: DeviceInfo) {
   const message = `lockdown on this iPhone did not answer (${detail}): unlock it; if it stays, unplug and replug it or restart usbmuxd.`;
   if (lastGood) return { ...lastGood, ...composeMessage([message]) };
   return unavailable(udid, 'not-answering', message);
@@ -102,7 +102,7 @@ function unavailable(udid: string, state: IosState, message: string, known?: Par
   };
 }
 
-function stripLive(info: DeviceInfo): Partial<DeviceInfo> {
+function stripLive(info: DeviceInfo) {
   const { battery: _b, storage: _s, ...rest } = info;
   return withoutMessage(rest);
 }

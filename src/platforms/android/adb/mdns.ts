@@ -60,7 +60,7 @@ export function parseMdnsServices(text: string) {
   return { services, unread, over: lines.length - read };
 }
 
-function serviceOf(line: string): MdnsService | undefined {
+function serviceOf(line: string) {
   const fields = line.split('\t');
   if (fields.length !== 3) return undefined;
   const [instance, type, where] = fields as [string, string, string];

@@ -11,7 +11,7 @@ export interface AdbServerAddress {
  * Finds the adb server the way the adb tool does: ADB_SERVER_SOCKET (tcp:HOST:PORT), else ANDROID_ADB_SERVER_PORT on
  * localhost, else tcp:localhost:5037. adbkit's createClient reads no variable itself.
  */
-export function resolveAdbServer(env: NodeJS.ProcessEnv, configured?: string): AdbServerAddress {
+export function resolveAdbServer(env: NodeJS.ProcessEnv, configured?: string) {
   const socket = env.ADB_SERVER_SOCKET || configured;
   if (socket) {
     const source = env.ADB_SERVER_SOCKET ? 'ADB_SERVER_SOCKET' : 'adbServerSocket (DEVICE_AGENT_ADB_SERVER_SOCKET)';

@@ -37,7 +37,7 @@ function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props
 const DECLARED = new Set(DECLARED_PROPS);
 
 /** What the prober keeps of a property dump: the properties the probes declare, the others not even cut out of it. */
-export function declaredProps(dump: string): Props {
+export function declaredProps(dump: string) {
   return pickProps(propsProbe.parse(dump, DECLARED));
 }
 

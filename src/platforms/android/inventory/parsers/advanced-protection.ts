@@ -20,7 +20,7 @@
 export type AdvancedProtection = 'on' | 'off';
 
 /** The section's first line says whether the phone was asked (`sdk:36+`) or is older (`sdk:older`). */
-export function parseAdvancedProtection(text: string): AdvancedProtection | undefined {
+export function parseAdvancedProtection(text: string) {
   const lines = text
     .replace(/\r/g, '')
     .split('\n')

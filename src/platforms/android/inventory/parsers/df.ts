@@ -26,7 +26,7 @@ export function parseSize(text: string, plainUnit = 1) {
   return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
-export function parseDf(text: string, mountPoint = '/data'): Capacity | undefined {
+export function parseDf(text: string, mountPoint = '/data') {
   const lines = text.replace(/\r/g, '').split('\n');
   const headerAt = lines.findIndex((line) => /^Filesystem\s/.test(line));
   if (headerAt < 0) return undefined;

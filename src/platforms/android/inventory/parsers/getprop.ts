@@ -28,7 +28,7 @@ function hasSeparator(text: string, from: number, to: number) {
 // Scans with indexOf and a sticky regex rather than splitting lines: this is the busiest parser (`npm run bench`);
 // test/platforms/android/inventory/parsers/getprop-reference.test.ts holds the line-by-line reference it must agree with.
 // `keep`: the only properties wanted; the others are scanned past, not cut out and stored (half the time).
-export function parseGetprop(text: string, keep?: ReadonlySet<string>): Props {
+export function parseGetprop(text: string, keep?: ReadonlySet<string>) {
   // A null-prototype object keeps keys such as "__proto__" as plain data.
   const props = Object.create(null) as Record<string, string>;
   if (text.includes('\r')) text = text.replace(/\r/g, '');

@@ -20,7 +20,7 @@ export type { ReadinessReading };
 
 const SETTING = /^([A-Za-z0-9_.:-]+)=(.*)$/;
 
-export function parseReadiness(text: string): ReadinessReading | undefined {
+export function parseReadiness(text: string) {
   const settings = new Map<string, Map<string, string>>();
   /** The keys printed twice in each list taken (its status 0), until its row count says whether it was read whole. */
   const doubtful = new Map<string, Set<string>>();

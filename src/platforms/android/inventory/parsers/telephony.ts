@@ -17,7 +17,7 @@ export interface Registry {
   dataStates: string[];
 }
 
-export function parseTelephonyRegistry(text: string): Registry {
+export function parseTelephonyRegistry(text: string) {
   const states = [...text.replace(/\r/g, '').matchAll(/^\s*mDataConnectionState=(-?\d+)\s*$/gm)].map((match) => DATA_STATES[match[1]!]);
   return { dataStates: states.filter((state) => state !== undefined) };
 }

@@ -44,7 +44,7 @@ interface Supply {
   garbage?: boolean;
 }
 
-export function parseWearFiles(text: string): WearFiles {
+export function parseWearFiles(text: string) {
   const supplies = new Map<string, Supply>();
   const life = new Map<string, string>();
   let supply: Supply | undefined;
@@ -96,7 +96,7 @@ export function parseWearFiles(text: string): WearFiles {
   return { ...(battery && { battery }), ...(storage && { storage }), ...(tmp && { tmp }), unread };
 }
 
-function batteryOf(supplies: Map<string, Supply>, unread: Unread[]): BatteryWear | undefined {
+function batteryOf(supplies: Map<string, Supply>, unread: Unread[]) {
   let cycles: number | undefined;
   let capacity: { full: number; design: number } | undefined;
   const whys = new Set<Unread['why']>();

@@ -26,10 +26,10 @@ function density(text: string, kind: string) {
   return value > 0 ? value : undefined;
 }
 
-export function parseWmSize(text: string): WmSize {
+export function parseWmSize(text: string) {
   return dropUndefined({ physical: size(text, 'Physical'), override: size(text, 'Override') });
 }
 
-export function parseWmDensity(text: string): WmDensity {
+export function parseWmDensity(text: string) {
   return dropUndefined({ physical: density(text, 'Physical'), override: density(text, 'Override') });
 }
