@@ -38,6 +38,11 @@ export interface AppIds {
   packages: number;
 }
 
+/** A gauge's count of full charge cycles, when it is one (0 to 100,000); undefined for any other figure. */
+export function cycleCountOf(n: number | undefined) {
+  return n !== undefined && n >= 0 && n <= 100_000 ? n : undefined;
+}
+
 /** One source of wear that could not be read, and why: doctor says it, the feature never judges from it. */
 export interface Unread {
   /** What was asked: "power_supply", "tradeinmode", "storage life", "app ids", "/data/local/tmp", "diagnostics relay". */

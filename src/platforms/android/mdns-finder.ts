@@ -9,7 +9,7 @@ import type { Clock } from '../../util/clock.js';
 import type { AdbClient } from './adb/client.js';
 import { AdbCommandError } from './adb/errors.js';
 import { MAX_LINES, parseMdnsServices } from './adb/mdns.js';
-import { MdnsFollow, REFUSE_MS, type NetworkRecord } from './mdns-follow.js';
+import { MdnsFollow, REFUSE_MS } from './mdns-follow.js';
 
 const PLATFORM = 'android';
 const READY = 'device';
@@ -42,7 +42,7 @@ export class MdnsFinder {
 
   private async look() {
     const { logger, clock } = this.o;
-    const records: NetworkRecord[] = this.o.registry
+    const records = this.o.registry
       .list(PLATFORM)
       .filter((r) => IPV4_PORT.test(r.serial))
       .map((r) => ({ address: r.serial, ready: r.state === READY, udid: r.udid }));

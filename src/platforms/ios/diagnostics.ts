@@ -17,7 +17,7 @@
 //   FullChargeCapacity}}}, FullChargeCapacity a percent, always 100, since
 //   iOS 12.2 (libimobiledevice issue 1068), mAh before;
 // - an answer with Status other than Success, or an Error, when it refuses.
-import type { BatteryWear, Unread } from '../wear.js';
+import { cycleCountOf, type BatteryWear, type Unread } from '../wear.js';
 import { LockdownError } from './errors.js';
 import { dictOf, type Dict } from './framing.js';
 import type { LockdownClient } from './lockdown.js';
@@ -40,7 +40,7 @@ export function batteryFromIoRegistry(answer: Dict | undefined) {
   if (!reg) return undefined;
   const data = dictOf(reg.BatteryData) ?? {};
   const first = (...values: unknown[]) => values.map(int).find((v) => v !== undefined);
-  const cycles = cyclesOf(first(reg.CycleCount, data.CycleCount));
+  const cycles = cycleCountOf(first(reg.CycleCount, data.CycleCount));
   const design = first(data.DesignCapacity, reg.DesignCapacity);
   const full = first(data.NominalChargeCapacity, reg.NominalChargeCapacity, data.AppleRawMaxCapacity, reg.AppleRawMaxCapacity);
   return wearOf('ioregistry', cycles, full, design);
@@ -54,7 +54,7 @@ export function batteryFromIoRegistry(answer: Dict | undefined) {
 export function batteryFromGasGauge(answer: Dict | undefined) {
   const gauge = dictOf(dictOf(answer?.Diagnostics)?.GasGauge);
   if (!gauge) return undefined;
-  return wearOf('gasgauge', cyclesOf(int(gauge.CycleCount)), int(gauge.FullChargeCapacity), int(gauge.DesignCapacity));
+  return wearOf('gasgauge', cycleCountOf(int(gauge.CycleCount)), int(gauge.FullChargeCapacity), int(gauge.DesignCapacity));
 }
 
 /** The figures that read, undefined when neither the cycles nor the health do. */
@@ -62,10 +62,6 @@ function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, f
   const health = healthOf(full, design);
   if (cycles === undefined && health === undefined) return undefined;
   return { source, ...(cycles !== undefined && { cycleCount: cycles }), ...(health && { fullMah: full!, designMah: design!, healthPercent: health }) };
-}
-
-function cyclesOf(n: number | undefined) {
-  return n !== undefined && n >= 0 && n <= 100_000 ? n : undefined;
 }
 
 /** Full in % of design, where both are a phone's mAh and what it holds lies between a fifth and one and a half times its design. */

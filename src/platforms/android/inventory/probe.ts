@@ -65,7 +65,7 @@ type Cut = { kind: 'timeout' } | { kind: 'ended' | 'failed' | 'truncated'; detai
 /** One script session: its tiers and the sections asked for beside them, what arrived, whether whole, and when. */
 type Run = Awaited<ReturnType<DeviceProber['run']>>;
 
-const CONNECTION_TIERS: readonly Tier[] = TIERS.filter((tier) => tier !== 'volatile');
+const CONNECTION_TIERS = TIERS.filter((tier) => tier !== 'volatile');
 const PROPS_GOOD = props.good ?? (() => true);
 const BY_SECTION = new Map(PROBES.map((probe) => [probe.section, probe]));
 

@@ -22,7 +22,7 @@
 //   time estimations, one a file, "0x%02X".
 // - /data/local/tmp: `ls -a` counted on the phone (names are the device's
 //   words: only their number leaves it) and `du -sk`'s total.
-import type { BatteryWear, StorageWear, Unread } from '../../../wear.js';
+import { cycleCountOf, type BatteryWear, type StorageWear, type Unread } from '../../../wear.js';
 import { dropUndefined } from '../../../../util/drop-undefined.js';
 
 /** The supplies read, in the order Google's lab server tries them. */
@@ -105,7 +105,7 @@ function batteryOf(supplies: Map<string, Supply>, unread: Unread[]) {
     if (!s) continue;
     if (s.error) whys.add(s.error);
     if (s.garbage) whys.add('garbage');
-    const count = s.cycleCount !== undefined && s.cycleCount >= 0 && s.cycleCount <= 100_000 ? s.cycleCount : undefined;
+    const count = cycleCountOf(s.cycleCount);
     if (s.cycleCount !== undefined && count === undefined) whys.add('garbage');
     cycles ??= count;
     if (capacity === undefined && s.full !== undefined && s.design !== undefined) {
