@@ -324,7 +324,7 @@ export class DeviceProber {
 
   /** Whether the script runs this probe (ping only with a safe reachability host). */
   private runs(probe: Probe) {
-    return typeof probe.command === 'string' || probe.command({ reachabilityHost: this.options.config.reachabilityHost }) !== undefined;
+    return typeof probe.command === 'string' || probe.command(this.options.config) !== undefined;
   }
 
   private script(tiers: readonly Tier[], extra: readonly string[], first: readonly string[]) {

@@ -37,7 +37,6 @@ interface ScriptOptions {
 const PROBE_TIMEOUT_SECONDS = 10;
 
 export function buildInventoryScript(opts: ScriptOptions) {
-  const ctx = { reachabilityHost: opts.reachabilityHost };
   const lines = [
     // t: a slow framework command under `timeout` where there is one, so a hung service empties only its own section.
     't() { "$@"; }',
@@ -59,7 +58,7 @@ export function buildInventoryScript(opts: ScriptOptions) {
   // The uptime stays last, so the boot is dated by the output's arrival, unless a slow device's last read did not reach it.
   const ordered = [...chosen.filter((p) => first.has(p.section)), ...chosen.filter((p) => !first.has(p.section))];
   for (const probe of ordered) {
-    const command = typeof probe.command === 'string' ? probe.command : probe.command(ctx);
+    const command = typeof probe.command === 'string' ? probe.command : probe.command(opts);
     if (command === undefined) continue;
     lines.push(`${sectionStart(probe.section)} ${command} 2>&1`);
   }
