@@ -52,7 +52,7 @@ export async function probeIphone(
     const battery = await optionalDomain(client, 'com.apple.mobile.battery', stepTimeoutMs);
     const diskUsage = await optionalDomain(client, 'com.apple.disk_usage', stepTimeoutMs);
     // Last, so that lockdown refusing it (MissingValue before iOS 16, another error, a close) costs this check alone.
-    const amfi = known ? { value: undefined, connected: true } : await readinessValue(client, AMFI_DOMAIN, 'DeveloperModeStatus', stepTimeoutMs);
+    const amfi = known ? { value: undefined, connected: true } : await developerModeStatus(client, stepTimeoutMs);
     const productVersion = typeof root?.ProductVersion === 'string' ? root.ProductVersion : undefined;
     // A service the session started, on its own connection through usbmuxd (TLS from its first byte when it says so).
     const open = async (port: number, ssl: boolean) => {
@@ -90,12 +90,12 @@ export async function probeIphone(
 }
 
 /**
- * One key read for readiness: undefined when lockdown refuses it, or when the connection closes or stalls on it (then
- * `connected` is false). Either way its check is unknown, and what was read before stands.
+ * amfi's DeveloperModeStatus, read for readiness: undefined when lockdown refuses it, or when the connection closes or
+ * stalls on it (then `connected` is false). Either way its check is unknown, and what was read before stands.
  */
-async function readinessValue(client: LockdownClient, domain: string, key: string, timeoutMs: number) {
+async function developerModeStatus(client: LockdownClient, timeoutMs: number) {
   try {
-    return { value: await client.getValue(domain, key, timeoutMs), connected: true };
+    return { value: await client.getValue(AMFI_DOMAIN, 'DeveloperModeStatus', timeoutMs), connected: true };
   } catch (err) {
     return { value: undefined, connected: err instanceof LockdownError };
   }

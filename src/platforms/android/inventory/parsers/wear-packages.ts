@@ -60,7 +60,7 @@ export function parseWearPackages(text: string): WearPackages {
     withUid++;
     maxAppId = Math.max(maxAppId ?? 0, ...ids);
   }
-  if (status === undefined || status !== 0) {
+  if (status !== 0) {
     return {
       unread: [{ what: 'packages', why: status === undefined ? 'garbage' : 'refused', detail: status === undefined ? undefined : `exit status ${status}` }],
     };
