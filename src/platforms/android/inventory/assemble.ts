@@ -7,7 +7,7 @@ import type { Props } from './parsers/getprop.js';
 import { props as propsProbe } from './probes/device.js';
 import { DECLARED_PROPS, PROBES } from './probes/registry.js';
 import { simState } from './probes/telephony.js';
-import type { FillContext, InventoryConfig, Probe } from './probes/types.js';
+import type { InventoryConfig, Probe } from './probes/types.js';
 import { dropUndefined } from '../../../util/drop-undefined.js';
 import { isTcpSerial } from '../../../util/tcp-serial.js';
 import { composeMessage } from '../../../cloud/device-message.js';
@@ -89,11 +89,10 @@ export function assembleDeviceInfo(input: AssembleInput) {
     battery: undefined,
     telephony: undefined,
   };
-  const none = pickProps({}, []);
   for (const probe of PROBES) {
     if (!probe.fill) continue;
     // Each probe sees the properties it declares, and no other.
-    const ctx: FillContext = { read, props: probe.props ? pickProps(props, probe.props) : none, identity, config, observedAtMs: input.observedAtMs };
+    const ctx = { read, props: pickProps(props, probe.props ?? []), identity, config, observedAtMs: input.observedAtMs };
     probe.fill(info, read(probe), ctx);
   }
   if (info.networkReachability && Object.keys(info.networkReachability).length === 0) delete info.networkReachability;
