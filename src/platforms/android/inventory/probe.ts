@@ -296,12 +296,9 @@ export class DeviceProber {
   /** What a cut read lacks and why. */
   private cutMessage(run: Run, info: DeviceInfo, entry: TierCache | undefined) {
     const expected = PROBES.filter((probe) => (run.tiers.includes(probe.tier) || run.extra.includes(probe.section)) && this.runs(probe));
-    const read = expected.filter((probe) => run.sections.has(probe.section)).length;
-    const missing = new Set<string>();
-    for (const probe of expected) {
-      if (run.sections.has(probe.section)) continue;
-      for (const field of probe.fields) if (!hasPath(info, field)) missing.add(field);
-    }
+    const unread = expected.filter((probe) => !run.sections.has(probe.section));
+    const read = expected.length - unread.length;
+    const missing = new Set(unread.flatMap((probe) => probe.fields).filter((field) => !hasPath(info, field)));
     const lacking = missing.size > 0 ? `; left out until the next inventory, which the agent asks for soon: ${[...missing].join(', ')}` : '';
     if (run.cut?.kind === 'timeout' && read > 0) {
       // Slow, not hung: it answered, only not in time. Replugging would not help.
@@ -314,7 +311,7 @@ export class DeviceProber {
           : left > 1
             ? `; the ${left} sections read once per connection still missing are asked for in the next inventories, a few at a time`
             : '';
-      const standIns = expected.filter((probe) => !run.sections.has(probe.section) && entry?.volatile?.has(probe.section)).map((probe) => probe.section);
+      const standIns = unread.filter((probe) => entry?.volatile?.has(probe.section)).map((probe) => probe.section);
       const earlier = standIns.length > 0 ? `; ${standIns.join(', ')} are from its previous inventory` : '';
       return `the inventory did not finish within ${this.options.timeoutMs} ms: ${read} of ${expected.length} sections arrived in ${seconds} s (the device answers slowly, as a loaded phone's framework commands do, or one of its services hangs)${rest}${earlier}${lacking}.`;
     }
