@@ -29,6 +29,8 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const { registry, logger } = ctx;
   const reader = ctx.platforms.readiness;
   const baseline = parseReadinessChecks(ctx.settings.readiness.checks);
+  // An empty baseline turns readiness off: no column, no series, no verdict.
+  if (baseline.size === 0) return { name: 'readiness' };
   const seen = registry.facet(SEEN);
   // Published for the fix-it action (src/devices/readiness-values.ts): what the inventory read, by check.
   const published = registry.facet(READINESS_VALUES);
@@ -72,7 +74,6 @@ export function readinessFeature(ctx: FeatureContext): Feature {
   const facts = registry.facet(READINESS_FACTS);
   const readingOf = (device: DeviceSnapshot) => {
     // Selected by what the platform read, never by its name: the shell inventory's readiness sections, else the facts its source published.
-    if (baseline.size === 0) return undefined;
     const read = reader.reading(registry, device.key);
     if (read) return read;
     const sourced = facts.get(device.key);
@@ -127,7 +128,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     },
     answered: (device) => {
       const reading = readingOf(device);
-      const fingerprint = baseline.size === 0 ? undefined : reader.fingerprint(registry, device.key);
+      const fingerprint = reader.fingerprint(registry, device.key);
       if (!reading && fingerprint === undefined) return;
       const maker = device.last?.brandName;
       const observed = { values: reading ? valuesOf(reading, baseline, maker) : {}, verdict: reading && judge(reading, baseline, maker), fingerprint };
@@ -148,11 +149,10 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       }
     },
     // After the USB layer's (registration order), which adds the phones off adb to the report.
-    annotate: (devices) => (baseline.size === 0 ? [...devices] : devices.map(annotated)),
-    columns: () => (baseline.size === 0 ? [] : [{ key: 'readiness', title: 'READY' }]),
-    // With checks set, every device listed has a cell: one not read yet says so, apart from a lab with readiness off (no column).
+    annotate: (devices) => devices.map(annotated),
+    columns: () => [{ key: 'readiness', title: 'READY' }],
+    // Every device listed has a cell: one not read yet says so.
     cells: (info, device): Record<string, string> => {
-      if (baseline.size === 0) return {};
       const off = device ? undefined : offVerdictOf(info.udid);
       if (off) return { readiness: verdictCell(off)! };
       // The verdict standing on the phone, listed or not; a listed phone not read yet says so, one no source lists says nothing ("-").
@@ -163,15 +163,13 @@ export function readinessFeature(ctx: FeatureContext): Feature {
       const judged = tunnel ? { ...verdict, ready: false, failed: [...verdict.failed, { check: { id: 'tunnel' } }] } : verdict;
       return { readiness: verdictCell(judged) ?? NO_CHECK_APPLIES };
     },
-    metrics: () => (baseline.size === 0 ? [] : readinessCounters([...baseline.keys()], { changes, notReady, builds })),
+    metrics: () => readinessCounters([...baseline.keys()], { changes, notReady, builds }),
     // The phones the views show, each by the verdict standing on it: a gauge counts phones, not moments between readings.
     tallies: (rows) =>
-      baseline.size === 0
-        ? []
-        : readinessGauges(
-            [...baseline.keys()],
-            rows.map((r) => verdictOf(r.udid)),
-          ),
+      readinessGauges(
+        [...baseline.keys()],
+        rows.map((r) => verdictOf(r.udid)),
+      ),
   };
 }
 

@@ -31,21 +31,24 @@ export const READINESS_CHECK_NAMES = [
 
 const ENTRY = /^([A-Za-z]+)(?:=(\S+))?$/;
 
+/** An entry's check name and the lab's value, when it names a check. */
+function entryOf(entry: string) {
+  const m = ENTRY.exec(entry.trim());
+  return m && (READINESS_CHECK_NAMES as readonly string[]).includes(m[1]!) ? m : undefined;
+}
+
 /** The baseline: each check that matters, with the lab's own value where it gave one. */
 export function parseReadinessChecks(entries: readonly string[]) {
   const baseline = new Map<string, string | undefined>();
   for (const entry of entries) {
-    const m = ENTRY.exec(entry.trim());
-    if (m && (READINESS_CHECK_NAMES as readonly string[]).includes(m[1]!)) baseline.set(m[1]!, m[2]);
+    const m = entryOf(entry);
+    if (m) baseline.set(m[1]!, m[2]);
   }
   return baseline;
 }
 
 export function checkReadinessChecks(value: string[]) {
-  const bad = value.filter((entry) => {
-    const m = ENTRY.exec(entry.trim());
-    return !m || !(READINESS_CHECK_NAMES as readonly string[]).includes(m[1]!);
-  });
+  const bad = value.filter((entry) => !entryOf(entry));
   return bad.length
     ? `must be NAME or NAME=VALUE entries with NAME one of ${READINESS_CHECK_NAMES.join(', ')}; got ${bad.map((b) => JSON.stringify(b)).join(', ')}`
     : undefined;

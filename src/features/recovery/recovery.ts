@@ -28,8 +28,6 @@ export const RECOVERY_ACTIONS = counterKey(
   ['action', 'result'],
 );
 
-export type { RecoveryAdb } from './carry.js';
-
 /** One of recovery's actions as the runner carries it out. */
 type RecoveryIntent = Intent & { action: RecoveryAction };
 
