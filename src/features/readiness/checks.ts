@@ -2,7 +2,7 @@
 // the value that suits automated testing, and what a person does when the phone differs. A check applies by the kind
 // of source its reading has, never by platform name. Pure.
 import type { ReadinessReading } from '../../platforms/readiness.js';
-import { atLeast, meetsValue, readValue, type ValueKind } from '../../devices/readiness-grammar.js';
+import { atLeast, readValue, type ValueKind } from '../../devices/readiness-grammar.js';
 
 /** Where a check's value comes from. */
 type Source =
@@ -320,9 +320,4 @@ function rawOf(check: Check, reading: Reading, maker: string | undefined) {
 export function valueOf(check: Check, reading: Reading, maker: string | undefined) {
   const raw = rawOf(check, reading, maker);
   return raw === undefined ? undefined : readValue(check.kind, raw);
-}
-
-/** Whether a value read (valueOf's) meets `expected` as the check compares them. */
-export function meets(check: Check, value: string, expected: string) {
-  return meetsValue(check.kind, value, expected);
 }

@@ -1,7 +1,8 @@
 // Drift: what changed on a phone since last read, as events logged once each: a readiness value that flipped, the
 // first not-ready moment of each stretch, a build that changed (an OTA). Pure.
 import { buildOf, type Build } from './build.js';
-import { CHECKS, meets } from './checks.js';
+import { CHECKS } from './checks.js';
+import { meetsValue } from '../../devices/readiness-grammar.js';
 import type { Verdict } from './verdict.js';
 
 /** The values of the baseline's checks the phone answered, by check name. */
@@ -23,7 +24,7 @@ export function flips(before: Values, now: Values, baseline: ReadonlyMap<string,
     const from = before[check.id];
     const to = now[check.id];
     if (from === undefined || to === undefined || from === to || !baseline.has(check.id)) continue;
-    out.push({ check: check.id, what: check.what, from, to, passes: meets(check, to, baseline.get(check.id) ?? check.expect) });
+    out.push({ check: check.id, what: check.what, from, to, passes: meetsValue(check.kind, to, baseline.get(check.id) ?? check.expect) });
   }
   return out;
 }

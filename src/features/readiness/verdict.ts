@@ -1,7 +1,7 @@
 // A phone's readiness verdict against the lab's baseline: ready (every check of its read and met), not ready (a check
 // read and failed, each named with its value and what to do), or unread (none failed, some not read). Pure.
-import { absentRow, appliesTo, CHECKS, meets, valueOf, type Check, type Reading } from './checks.js';
-import { expectedText, valueNote } from '../../devices/readiness-grammar.js';
+import { absentRow, appliesTo, CHECKS, valueOf, type Check, type Reading } from './checks.js';
+import { expectedText, meetsValue, valueNote } from '../../devices/readiness-grammar.js';
 import type { ReadinessDetail } from '../../devices/verdicts.js';
 
 export interface Failure {
@@ -50,7 +50,7 @@ export function judge(reading: Reading, baseline: ReadonlyMap<string, string | u
       continue;
     }
     read++;
-    if (!meets(check, value, expected)) failed.push({ check, value, expected, ...(absentRow(check, reading) && { noRow: true as const }) });
+    if (!meetsValue(check.kind, value, expected)) failed.push({ check, value, expected, ...(absentRow(check, reading) && { noRow: true as const }) });
   }
   return { ready: failed.length === 0 && unread.length === 0 && read > 0, failed, unread };
 }
