@@ -75,9 +75,8 @@ export class InServiceClock {
     };
     if (!subject) {
       this.bound();
-      const track: Track = { udid, serial, state: verdict.state, since: at, credited: at, confirmed: at, ...(verdict.held && { held: true as const }) };
       const layer = layerOf(undefined);
-      if (layer) track.layer = layer;
+      const track: Track = { udid, serial, state: verdict.state, ...(layer && { layer }), since: at, credited: at, confirmed: at, ...(verdict.held && { held: true as const }) };
       subject = { track, tally: new Tally() };
       this.phones.set(udid, subject);
       this.place(track, o.port);
@@ -172,13 +171,8 @@ export class InServiceClock {
   /** Room for one more phone: the one gone longest (else the oldest) is forgotten. */
   private bound() {
     if (this.phones.size < MAX_PHONES) return;
-    let oldest: [string, Subject] | undefined;
-    for (const entry of this.phones) {
-      const [, s] = entry;
-      const gone = s.track.state === 'gone';
-      if (!oldest || (gone && oldest[1].track.state !== 'gone') || (gone === (oldest[1].track.state === 'gone') && s.track.since < oldest[1].track.since))
-        oldest = entry;
-    }
+    const here = ({ track }: Subject) => Number(track.state !== 'gone');
+    const [oldest] = [...this.phones].sort(([, a], [, b]) => here(a) - here(b) || a.track.since - b.track.since);
     if (oldest) this.phones.delete(oldest[0]);
   }
 }
