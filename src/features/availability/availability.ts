@@ -16,7 +16,7 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import { PERSON } from '../../devices/verdicts.js';
 import type { StateFile } from '../../config/state-file.js';
-import type { Timer } from '../../util/clock.js';
+import { every, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { classify, type PhoneLook } from './classify.js';
 import { backdateOf } from './dating.js';
@@ -94,17 +94,17 @@ export class Availability {
     };
     this.observe();
     // The day's line reads the wall clock, nothing of the phones.
-    const tick = () => {
-      this.timer = clock.setTimer(tick, SUMMARY_LOOK_MS, { unref: true });
-      this.summarize();
-    };
-    tick();
-    const save = () => {
-      this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
-      this.clock.creditAll(clock.monotonic());
-      this.save();
-    };
-    this.saver = clock.setTimer(save, SAVE_EVERY_MS, { unref: true });
+    this.summarize();
+    this.timer = every(clock, SUMMARY_LOOK_MS, () => this.summarize(), { unref: true });
+    this.saver = every(
+      clock,
+      SAVE_EVERY_MS,
+      () => {
+        this.clock.creditAll(clock.monotonic());
+        this.save();
+      },
+      { unref: true },
+    );
   }
 
   stop() {
@@ -146,11 +146,6 @@ export class Availability {
   annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds) {
     this.lastReport = new Map(devices.map((d) => [d.udid, carriedKinds.get(d.udid)]));
     this.annotatedAt = this.ctx.clock.monotonic();
-  }
-
-  /** The host's own setting turns Appium off on every phone: a readiness verdict then keeps none out. */
-  private get hostAppiumOff() {
-    return this.ctx.settings.support?.appiumDisabled === true;
   }
 
   /** An inventory of the phone answered: in full, it is evidence it worked. */
@@ -221,7 +216,6 @@ export class Availability {
     const { timeline } = registry;
     const verdicts = timeline.verdictsOf(udid);
     const held = verdicts.find((v) => v.out?.state === 'quarantined')?.out;
-    const { starvedSince } = timeline;
     const memo = this.memoOf(udid);
     const platform = record?.platform ?? memo.platform;
     const usb = shared.get(USB_EVIDENCE);
@@ -237,11 +231,13 @@ export class Availability {
       usbBlame = seen && !seen.enumerated ? seen.blame?.layer : usb.blame?.(port)?.layer;
     }
     const off = registry.facet(OFF_SOURCE).get(udid);
-    const { failure } = record ?? {};
-    if (failure !== undefined) memo.failedAt = failure.at;
-    // A connection that closed under its inventory (a flap) is the link's, seen as it happened: no failure of the phone
-    // found late, so neither dated back nor held against its way back on the next connection.
-    if (failure !== undefined && !failure.cut) memo.hungAt = failure.at;
+    const failure = record?.failure;
+    if (failure !== undefined) {
+      memo.failedAt = failure.at;
+      // A connection that closed under its inventory (a flap) is the link's, seen as it happened: no failure of the phone
+      // found late, so neither dated back nor held against its way back on the next connection.
+      if (!failure.cut) memo.hungAt = failure.at;
+    }
     const { lastGood: good, failedAt, hungAt } = memo;
     const answeredBefore = record?.last === undefined && good !== undefined && !(hungAt !== undefined && hungAt > good);
     const look: PhoneLook = {
@@ -254,12 +250,13 @@ export class Availability {
       ...(held && { quarantined: { layer: held.layer } }),
       personNeeded: timeline.verdictBy(udid, PERSON) !== undefined,
       // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
-      readinessOut: !this.hostAppiumOff && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
+      // The host's own setting turns Appium off on every phone: a readiness verdict then keeps none out.
+      readinessOut: this.ctx.settings.support?.appiumDisabled !== true && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
       unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),
       cloud: { status: timeline.storedStatus(udid), refused: timeline.refused(udid) !== undefined },
       outBefore: memo.outLayer,
       cloudBehind: timeline.cloudBehindSince !== undefined,
-      starved: starvedSince !== undefined && record?.failure !== undefined && record.failure.at >= starvedSince,
+      starved: timeline.starvedSince !== undefined && failure !== undefined && failure.at >= timeline.starvedSince,
     };
     // Its source dropped since the last look and is back (an adb restart quicker than a look): the phone it held was out
     // for it meanwhile, and what it waits for now it waits for since.
@@ -306,7 +303,7 @@ export class Availability {
     // In service, and its last answer judged so: it vouches for the time up to it.
     if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
     // Failing, found so by an inventory: the time up to that failure is known.
-    if (verdict.held && record?.failure !== undefined) this.clock.failed(udid, record.failure.at);
+    if (verdict.held && failure !== undefined) this.clock.failed(udid, failure.at);
     const now = this.clock.phones.get(udid)!.track;
     if (now.state !== 'in_service' && now.layer !== undefined) memo.outLayer = now.layer;
     if (!changed) return;
