@@ -161,8 +161,7 @@ function samples(s: Seconds, labels: Record<string, string>, by: 'slot' | 'state
 
 /** The counters: the host by state and layer, each phone by state, each port and hub in service or not; and the phones in each state now. */
 export function clockMetrics(clock: InServiceClock): Metric[] {
-  const counts = new Map<string, number>();
-  for (const { track } of clock.phones.values()) counts.set(track.state, (counts.get(track.state) ?? 0) + 1);
+  const byState = Map.groupBy(clock.phones.values(), ({ track }) => track.state);
   return [
     {
       name: AVAILABILITY_SECONDS,
@@ -192,7 +191,7 @@ export function clockMetrics(clock: InServiceClock): Metric[] {
       name: PHONES_BY_STATE,
       help: 'The phones in each state now.',
       type: 'gauge',
-      samples: [...counts].map(([state, value]) => ({ labels: { state }, value })),
+      samples: [...byState].map(([state, phones]) => ({ labels: { state }, value: phones.length })),
     },
   ];
 }

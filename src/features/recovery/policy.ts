@@ -366,11 +366,7 @@ export class RecoveryPolicy {
    */
   private unseenSteps(devices: readonly ListedDevice[], now: number, mayDisturb: MayDisturb) {
     const unseen = devices.flatMap((d) => (d.usb?.enumerated === false ? [{ d, usb: d.usb }] : []));
-    const byHub = new Map<string, typeof unseen>();
-    for (const u of unseen) {
-      const hub = wideBlame(u.usb)?.subject ?? u.usb.hub;
-      byHub.set(hub, [...(byHub.get(hub) ?? []), u]);
-    }
+    const byHub = Map.groupBy(unseen, (u) => wideBlame(u.usb)?.subject ?? u.usb.hub);
     const actions: RecoveryAction[] = [];
     for (const [hub, group] of byHub) {
       const times = group.map((u) => u.usb.at);
