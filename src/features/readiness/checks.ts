@@ -45,7 +45,18 @@ export interface Check {
 /** Xiaomi's phones on MIUI or HyperOS (HyperOS keeps MIUI's version property too). */
 const MIUI = { makers: /^(xiaomi|redmi|poco)$/i, os: ['ro.miui.ui.version.code', 'ro.mi.os.version.code'] };
 
-const ANIMATIONS = 'Developer options > Window, Transition and Animator duration scale: Animation off';
+/**
+ * One of the three animation scales, expected off. No row is unread: WindowManagerService reads them with its current
+ * value as the default.
+ */
+const scale = (id: string, what: string, key: string): Check => ({
+  id,
+  what,
+  source: { kind: 'setting', namespace: 'global', key },
+  expect: '0',
+  kind: 'scale',
+  fix: `Developer options > Window, Transition and Animator duration scale: Animation off (adb shell settings put global ${key} 0)`,
+});
 
 export const CHECKS: readonly Check[] = [
   {
@@ -65,31 +76,9 @@ export const CHECKS: readonly Check[] = [
     kind: 'boolean',
     fix: 'Settings > Security > Screen lock: None or Swipe (a person must remove the PIN, pattern or password)',
   },
-  {
-    id: 'windowAnimation',
-    what: 'window animation scale',
-    // No row is unread (the three scales): WindowManagerService reads them with its current value as the default.
-    source: { kind: 'setting', namespace: 'global', key: 'window_animation_scale' },
-    expect: '0',
-    kind: 'scale',
-    fix: `${ANIMATIONS} (adb shell settings put global window_animation_scale 0)`,
-  },
-  {
-    id: 'transitionAnimation',
-    what: 'transition animation scale',
-    source: { kind: 'setting', namespace: 'global', key: 'transition_animation_scale' },
-    expect: '0',
-    kind: 'scale',
-    fix: `${ANIMATIONS} (adb shell settings put global transition_animation_scale 0)`,
-  },
-  {
-    id: 'animatorDuration',
-    what: 'animator duration scale',
-    source: { kind: 'setting', namespace: 'global', key: 'animator_duration_scale' },
-    expect: '0',
-    kind: 'scale',
-    fix: `${ANIMATIONS} (adb shell settings put global animator_duration_scale 0)`,
-  },
+  scale('windowAnimation', 'window animation scale', 'window_animation_scale'),
+  scale('transitionAnimation', 'transition animation scale', 'transition_animation_scale'),
+  scale('animatorDuration', 'animator duration scale', 'animator_duration_scale'),
   {
     id: 'verifyAdbInstalls',
     what: 'verify apps over USB',
