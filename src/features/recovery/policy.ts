@@ -1,6 +1,7 @@
 // When to heal a device, decided without I/O: the caller passes the clock. Self-healing never disrupts other devices:
 // it only reconnects offline devices, kicks one wedged transport, power-cycles one phone's hub port, or (re)connects a
 // configured network device. It never restarts the adb server.
+import { isDeepStrictEqual } from 'node:util';
 import { CONNECT_TIMING, connectBackoff, FRESH, type BackoffIntent, type ConnectEntry, type ConnectTiming } from './connects.js';
 import { isTcpSerial } from '../../util/tcp-serial.js';
 import type { UsbBlame, UsbSeen } from '../../devices/usb-evidence.js';
@@ -186,7 +187,7 @@ export class RecoveryPolicy {
     const connects = this.connectsOf(input);
     const actions: Array<RecoveryAction | BackoffIntent> = this.plan(connects, devices, now, input, []);
     for (const [address, entry] of connects) {
-      if (!sameEntry(entry, input.connects?.get(address) ?? FRESH)) actions.push({ kind: 'connect-backoff', address, entry });
+      if (!isDeepStrictEqual(entry, input.connects?.get(address) ?? FRESH)) actions.push({ kind: 'connect-backoff', address, entry });
     }
     return actions;
   }
@@ -404,6 +405,3 @@ export class RecoveryPolicy {
     return powerCycle(d, d.hubPort, what);
   }
 }
-
-const sameEntry = (a: Readonly<ConnectEntry>, b: Readonly<ConnectEntry>) =>
-  a.failures === b.failures && a.nextAt === b.nextAt && a.held === b.held && a.heldAt === b.heldAt;
