@@ -31,12 +31,9 @@ const REQUESTS_PER_LOOK = 32;
 /** The quarantines kept; none when there is no file, or one that cannot be read as the agent's. */
 export class QuarantineFiles extends StateFile<Iterable<[string, QuarantineEntry]>> {
   readonly requests: string;
+  private readonly uid = process.getuid?.();
 
-  constructor(
-    stateDir: string,
-    logger: Logger,
-    private readonly uid: number | undefined = process.getuid?.(),
-  ) {
+  constructor(stateDir: string, logger: Logger) {
     super(
       join(stateDir, QUARANTINE_FILE),
       {

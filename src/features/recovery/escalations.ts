@@ -84,8 +84,7 @@ export class Escalations {
     for (const { serial, state, udid } of devices) {
       const entry = this.facet.get(recordKey(this.platform, serial));
       if (state === 'offline') {
-        const e = entry ?? this.entry(serial, udid);
-        if (udid !== undefined) e.udid = udid;
+        const e = this.entry(serial, udid);
         if (e.offline) e.offline.seen = now;
         else e.offline = { since: now, reconnects: 0, seen: now };
       } else if (entry?.offline && !IN_BETWEEN.has(state)) {
