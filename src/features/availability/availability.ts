@@ -20,7 +20,7 @@ import { every, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { classify, type PhoneLook } from './classify.js';
 import { backdateOf } from './dating.js';
-import { InServiceClock, type Subject } from './clock.js';
+import { InServiceClock } from './clock.js';
 import { hubOfPort } from '../../util/usb-path.js';
 import { clockFile, type StoredClock } from './store.js';
 import { daySummary } from './views.js';
@@ -346,12 +346,12 @@ export class Availability {
     const c = this.clock;
     for (const { hub, tally } of stored.hubs) c.hubs.set(hub, tally);
     for (const { port, hub, tally } of stored.ports) c.ports.set(port, { hub, tally });
-    for (const [k, v] of Object.entries(stored.host.totals)) c.host.totals[k] = v;
+    Object.assign(c.host.totals, stored.host.totals);
     c.host.hours = stored.host.hours;
     for (const p of stored.phones) {
       const credited = monoNow - Math.max(0, wallNow - p.creditedAt);
       const gone = p.state === 'gone';
-      const subject: Subject = {
+      c.phones.set(p.udid, {
         track: {
           udid: p.udid,
           serial: p.serial,
@@ -363,8 +363,7 @@ export class Availability {
           confirmed: credited,
         },
         tally: p.tally,
-      };
-      c.phones.set(p.udid, subject);
+      });
       // A platform the registry names: its source's word on whether its service answers goes on counting for the phone.
       if (p.platform !== undefined && /^[a-z]{1,16}$/.test(p.platform)) this.memoOf(p.udid).platform = p.platform as Platform;
     }

@@ -299,7 +299,7 @@ function rawOf(check: Check, reading: Reading, maker: string | undefined) {
     case 'setting':
       return reading.settings.get(source.namespace)?.get(source.key) ?? (absentRow(check, reading) ? source.absent : undefined);
     case 'keyguard':
-      return reading.keyguardSecure === undefined ? undefined : String(reading.keyguardSecure);
+      return reading.keyguardSecure?.toString();
     case 'prop':
       return maker !== undefined && source.makers.test(maker) ? reading.props.get(source.name) : undefined;
   }
