@@ -16,7 +16,7 @@ import { slotOf, Tally, type Slot } from './tally.js';
 import { hubOfPort } from '../../util/usb-path.js';
 import { setBounded } from '../../util/bounded-set.js';
 
-export interface Track {
+interface Track {
   udid: string;
   serial: string;
   /** The USB port it is on, or was last on ("1-1.4.2"), and its hub ("1-1.4"). */
@@ -43,7 +43,7 @@ export interface Subject {
 export const MAX_PHONES = 512;
 export const MAX_PORTS = 512;
 /** A phone gone this long is forgotten: a phone taken out of the lab for good stops counting against it. */
-export const FORGET_GONE_MS = 24 * 3_600_000;
+const FORGET_GONE_MS = 24 * 3_600_000;
 
 export class InServiceClock {
   readonly phones = new Map<string, Subject>();

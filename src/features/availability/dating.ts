@@ -3,7 +3,7 @@
 // that the phone was fine and the one that found it not, which halves the error on average (the truth lies between).
 
 /** What the clock knows of a phone's inventories (monotonic ms), and what it now holds of it. */
-export interface Dating {
+interface Dating {
   /** Its time since its failures began is held until an answer dates it (clock.ts). */
   held: boolean;
   /** Its last inventory that answered in full, and the one before. */

@@ -19,7 +19,7 @@ export function partsOf(slot: Slot) {
 }
 
 /** Whether a slot read back from a file is one the agent writes. */
-export function isSlot(slot: string) {
+function isSlot(slot: string) {
   const [state, layer, more] = slot.split(':');
   if (more !== undefined || !(PHONE_STATES as readonly string[]).includes(state!)) return false;
   return state === 'in_service' ? layer === undefined : (LAYERS as readonly string[]).includes(layer ?? '');
@@ -27,12 +27,12 @@ export function isSlot(slot: string) {
 
 export const HOUR_MS = 3_600_000;
 /** Hours kept: a day back from now, and the whole of yesterday for its summary line whenever the agent comes back. */
-export const HOURS_KEPT = 48;
+const HOURS_KEPT = 48;
 
 /** Seconds by slot. */
 export type Seconds = Record<Slot, number>;
 
-export interface Hour {
+interface Hour {
   /** Wall ms the hour starts (UTC, on the hour). */
   start: number;
   by: Seconds;

@@ -140,10 +140,10 @@ export function daySummary(clock: InServiceClock, from: number, to: number) {
 }
 
 export const AVAILABILITY_SECONDS = 'device_agent_availability_seconds_total';
-export const PHONE_SECONDS = 'device_agent_phone_availability_seconds_total';
+const PHONE_SECONDS = 'device_agent_phone_availability_seconds_total';
 export const PORT_SECONDS = 'device_agent_port_availability_seconds_total';
 export const HUB_SECONDS = 'device_agent_hub_availability_seconds_total';
-export const PHONES_BY_STATE = 'device_agent_phones_by_state';
+const PHONES_BY_STATE = 'device_agent_phones_by_state';
 
 function samples(s: Seconds, labels: Record<string, string>, by: 'slot' | 'state' | 'in_service') {
   const out = new Map<string, Sample>();

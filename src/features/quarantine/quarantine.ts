@@ -62,7 +62,7 @@ export function shortTime(at: number, now: number) {
 }
 
 /** The words of a quarantined phone's message: why, since when, until when, on what evidence, and how to end it now. */
-export function quarantineWords(e: QuarantineEntry & { since: number; until: number }, now: number) {
+function quarantineWords(e: QuarantineEntry & { since: number; until: number }, now: number) {
   const minutes = Math.round((e.until - e.since) / 60_000);
   const nth = e.starts.length;
   return (

@@ -25,7 +25,7 @@ export const FIXABLE = CHECKS.flatMap(({ id, source, kind, expect }) =>
 );
 
 /** A setting the agent may put back. */
-export type Fixable = (typeof FIXABLE)[number];
+type Fixable = (typeof FIXABLE)[number];
 
 /** One setting to put back: what the baseline wants of it and what is written. */
 export interface Target {
@@ -91,7 +91,7 @@ export const FIX_POLICY = {
 
 export type FixSettings = typeof FIX_POLICY;
 
-export interface FixLook {
+interface FixLook {
   /** Monotonic ms. */
   now: number;
   /** Another device claims its identity: the agent touches neither (src/actions/trust.ts). */
@@ -112,7 +112,7 @@ export interface Write {
   readonly from: string;
 }
 
-export type FixDecision =
+type FixDecision =
   | { kind: 'none' }
   | { kind: 'needs-verdict' }
   /** Read the targets' settings. */
@@ -125,7 +125,7 @@ export type FixDecision =
 export const HOUR_MS = 3_600_000;
 
 /** The settings that differ from the baseline and may be written: not one that did not stick at the value it still reads. */
-export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]) {
+function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]) {
   return targets.flatMap((target) => {
     const value = entry.values?.[target.setting.check];
     return value === undefined || !differs(target, value) || entry.stuck[target.setting.check] === value ? [] : [{ target, from: value }];
@@ -133,7 +133,7 @@ export function writesOf(entry: Readonly<FixEntry>, targets: readonly Target[]) 
 }
 
 /** Whether the inventory shows a setting to put back differing (not one stuck at the value it reads): only then is a shell opened. */
-export function inventoryDiffers(entry: Readonly<FixEntry> | undefined, inventory: Readonly<Record<string, string>> | undefined, targets: readonly Target[]) {
+function inventoryDiffers(entry: Readonly<FixEntry> | undefined, inventory: Readonly<Record<string, string>> | undefined, targets: readonly Target[]) {
   if (inventory === undefined) return false;
   return targets.some((target) => {
     const check = target.setting.check;

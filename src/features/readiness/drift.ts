@@ -8,7 +8,7 @@ import type { Verdict } from './verdict.js';
 /** The values of the baseline's checks the phone answered, by check name. */
 export type Values = Readonly<Record<string, string>>;
 
-export interface Flip {
+interface Flip {
   check: string;
   what: string;
   from: string;

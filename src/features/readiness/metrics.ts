@@ -5,7 +5,7 @@ import type { ReadinessDetail } from '../../devices/verdicts.js';
 import { stateOf } from './verdict.js';
 
 /** The drift events since the agent started (drift.ts). */
-export interface DriftCounts {
+interface DriftCounts {
   /** Readiness values that flipped, by check. */
   changes: ReadonlyMap<string, number>;
   /** Phones that went not ready, by each check failing at that moment. */

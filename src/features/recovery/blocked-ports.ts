@@ -6,7 +6,7 @@ import { lastingFailure } from '../../hub/status.js';
 import type { PortPower } from '../../hub/uhubctl.js';
 
 /** How often a hub whose port cannot be cycled is asked for its status listing, to see the hardware change. */
-export const BLOCKED_RECHECK_MS = 60_000;
+const BLOCKED_RECHECK_MS = 60_000;
 
 /** A hub port whose power cycle failed in a way no retry fixes. */
 interface BlockedPort {

@@ -39,7 +39,7 @@ const FAILED_ADVICE: Record<Exclude<RecoveryAction['kind'], 'connect'>, string> 
 };
 
 /** What carrying out reads: the context's logger, counters and clock, and recovery's own parts. */
-export type CarryContext = Pick<FeatureContext<RecoveryAdb>, 'logger' | 'stats' | 'clock'> & {
+type CarryContext = Pick<FeatureContext<RecoveryAdb>, 'logger' | 'stats' | 'clock'> & {
   adb: RecoveryAdb;
   portPower: PortPower | undefined;
   /** Hears each connect's outcome: its backoff. */
@@ -54,7 +54,7 @@ export type CarryContext = Pick<FeatureContext<RecoveryAdb>, 'logger' | 'stats' 
 };
 
 /** How long after a power cycle the kernel log must show the phone's port drop and enumerate again: a phone takes a few seconds to come back on USB. */
-export const CYCLE_CONFIRM_MS = 20_000;
+const CYCLE_CONFIRM_MS = 20_000;
 const CYCLE_POLL_MS = 1_000;
 
 /** Carries one action out; throws when the adb server or the hub tool failed (carryFailed says what that leaves). */

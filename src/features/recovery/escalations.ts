@@ -5,7 +5,7 @@ import { TRANSPORT_CUT, type TransportCut } from '../../devices/transport-cut.js
 import type { Start } from '../../actions/counted-starts.js';
 
 /** A phone adb has listed offline since `since`, across recovery's reconnects. */
-export interface OfflineRun {
+interface OfflineRun {
   /** Monotonic ms when it was first seen offline in this run. */
   since: number;
   /** Offline reconnects recovery asked for in this run since its port was last power-cycled. */
@@ -15,7 +15,7 @@ export interface OfflineRun {
 }
 
 /** What recovery knows of a phone past its records that the runner's counted kicks and cycles do not: who, and its offline run. */
-export interface Escalation {
+interface Escalation {
   /** The udid the phone had when recovery last acted on it. */
   udid?: string;
   /** Monotonic ms of recovery's last kick or cycle of it: the udid is kept as long as that counts. */

@@ -53,7 +53,7 @@ export type RecoveryAction =
 export type Disruption = 'reconnect-offline' | 'kick' | 'power-cycle';
 
 /** A disruption due for a device, which the booking gate must let through before it is planned. */
-export interface DueDisruption {
+interface DueDisruption {
   /** The device's key (its serial when it has none). */
   key: string;
   serial: string;
@@ -64,7 +64,7 @@ export interface DueDisruption {
  * What a tick decides on besides the devices, as values: `cleared`, the disruptions let through by device key ('all':
  * every one); `portOff`, the serials whose hub port charge control holds off (not connected again until it is on).
  */
-export interface TickInput {
+interface TickInput {
   cleared?: ReadonlyMap<string, ReadonlySet<Disruption>> | 'all';
   portOff?: ReadonlySet<string>;
   /** When the last offline reconnect started (the runner's counted start), while within a whole offline cooldown. */
