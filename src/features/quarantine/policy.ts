@@ -50,10 +50,10 @@ export function holdFor(starts: readonly number[], now: number, s: Pick<Quaranti
 
 /** The layer a quarantine is blamed on: the one most of its failures are, the latest on a tie. */
 export function layerOf(failures: readonly Failure[]) {
-  const n = new Map<Layer, number>();
-  for (const f of failures) n.set(f.layer, (n.get(f.layer) ?? 0) + 1);
+  const byLayer = Map.groupBy(failures, (f) => f.layer);
   let best: Layer = failures.at(-1)?.layer ?? 'phone';
-  for (const f of [...failures].reverse()) if ((n.get(f.layer) ?? 0) > (n.get(best) ?? 0)) best = f.layer;
+  // Only with failures does the loop run, and then best is one of their layers.
+  for (const f of [...failures].reverse()) if (byLayer.get(f.layer)!.length > byLayer.get(best)!.length) best = f.layer;
   return best;
 }
 
