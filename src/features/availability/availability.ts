@@ -155,10 +155,11 @@ export class Availability {
     const at = this.ctx.clock.monotonic();
     const memo = this.memoOf(udid);
     const before = memo.lastGood;
-    if (before !== undefined) memo.prevGood = before;
     memo.lastGood = at;
+    if (before === undefined) return;
+    memo.prevGood = before;
     // What this answer read (its readiness, its battery) is judged in the report's annotate pass: until then it vouches only for the time up to the answer before.
-    if (before !== undefined) this.clock.confirm(udid, before);
+    this.clock.confirm(udid, before);
   }
 
   /** Every phone the agent knows of, looked at now. */

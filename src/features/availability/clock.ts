@@ -12,7 +12,7 @@
 // phone for the time nobody asked it.
 import type { Layer, PhoneState } from '../../devices/phone-state.js';
 import type { Blame } from './classify.js';
-import { slotOf, Tally, type Slot } from './tally.js';
+import { slotOf, Tally } from './tally.js';
 import { hubOfPort } from '../../util/usb-path.js';
 import { setBounded } from '../../util/bounded-set.js';
 
@@ -92,7 +92,7 @@ export class InServiceClock {
     }
     const evidenced = track.state === 'in_service' || track.held === true;
     const from = Math.min(at, Math.max(track.credited, evidenced ? (o.backdate ?? at) : at));
-    this.creditTo(subject, slotOf(track.state, track.layer), from);
+    this.creditTo(subject, from);
     track.state = verdict.state;
     if (verdict.held) track.held = true;
     else delete track.held;
@@ -122,7 +122,7 @@ export class InServiceClock {
 
   /** The agent stops: a held phone's time since its latest failure is credited to its failing (nothing said otherwise). */
   settle(at: number) {
-    for (const subject of this.phones.values()) if (subject.track.held) this.creditTo(subject, slotOf(subject.track.state, subject.track.layer), at);
+    for (const subject of this.phones.values()) if (subject.track.held) this.creditTo(subject, at);
   }
 
   /** Credits every phone up to `at` (a phone in service or held up to its last evidence), and forgets those gone too long. */
@@ -148,13 +148,14 @@ export class InServiceClock {
 
   private credit(subject: Subject, at: number) {
     const { track } = subject;
-    const to = track.state === 'in_service' || track.held ? Math.min(at, track.confirmed) : at;
-    this.creditTo(subject, slotOf(track.state, track.layer), to);
+    this.creditTo(subject, track.state === 'in_service' || track.held ? Math.min(at, track.confirmed) : at);
   }
 
-  private creditTo(subject: Subject, slot: Slot, to: number) {
+  /** Credits the phone's seconds up to `to` to the slot of its state now. */
+  private creditTo(subject: Subject, to: number) {
     const { track } = subject;
     if (!(to > track.credited)) return;
+    const slot = slotOf(track.state, track.layer);
     const from = this.wallOf(track.credited);
     const until = from + (to - track.credited);
     track.credited = to;
