@@ -140,10 +140,8 @@ export function daySummary(clock: InServiceClock, from: number, to: number) {
 }
 
 export const AVAILABILITY_SECONDS = 'device_agent_availability_seconds_total';
-const PHONE_SECONDS = 'device_agent_phone_availability_seconds_total';
 export const PORT_SECONDS = 'device_agent_port_availability_seconds_total';
 export const HUB_SECONDS = 'device_agent_hub_availability_seconds_total';
-const PHONES_BY_STATE = 'device_agent_phones_by_state';
 
 function samples(s: Seconds, labels: Record<string, string>, by: 'slot' | 'state' | 'in_service') {
   const out = new Map<string, Sample>();
@@ -170,7 +168,7 @@ export function clockMetrics(clock: InServiceClock): Metric[] {
       samples: samples(clock.host.totals, {}, 'slot'),
     },
     {
-      name: PHONE_SECONDS,
+      name: 'device_agent_phone_availability_seconds_total',
       help: "Each phone's seconds by state, kept across restarts; served while the phone is reported (its series go with its UNPLUGGED report, as every phone's do, and come back with it), forgotten a day after it left.",
       type: 'counter',
       samples: [...clock.phones.values()].filter((p) => p.track.state !== 'gone').flatMap((p) => samples(p.tally.totals, { udid: p.track.udid }, 'state')),
@@ -188,7 +186,7 @@ export function clockMetrics(clock: InServiceClock): Metric[] {
       samples: [...clock.hubs].flatMap(([hub, tally]) => samples(tally.totals, { hub }, 'in_service')),
     },
     {
-      name: PHONES_BY_STATE,
+      name: 'device_agent_phones_by_state',
       help: 'The phones in each state now.',
       type: 'gauge',
       samples: [...byState].map(([state, phones]) => ({ labels: { state }, value: phones.length })),
