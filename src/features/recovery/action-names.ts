@@ -9,7 +9,7 @@ export function actionName(kind: RecoveryAction['kind']) {
 
 /** What an action is done to: a serial, a network address, or the host's offline devices (''). */
 export function targetOf(action: RecoveryAction) {
-  if (action.kind === 'kick' || action.kind === 'power-cycle' || action.kind === 'needs-person') return action.serial;
+  if ('serial' in action) return action.serial;
   if (action.kind === 'hub-lost') return action.hub;
   return action.kind === 'connect' ? action.address : '';
 }
