@@ -57,8 +57,4 @@ export class FacetStore<T> implements Facet<T> {
   entries() {
     return [...this.byKey];
   }
-
-  get size() {
-    return this.byKey.size;
-  }
 }

@@ -40,11 +40,6 @@ export class FlapLog {
     return news;
   }
 
-  /** Phones flapping now. */
-  flapping() {
-    return this.ledger.flapping();
-  }
-
   stop() {
     this.timer?.cancel();
     this.timer = undefined;

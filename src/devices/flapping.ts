@@ -109,14 +109,4 @@ export class FlapLedger {
     }
     return next;
   }
-
-  /** Phones flapping now. */
-  flapping() {
-    return [...this.phones].filter(([, p]) => p.run).map(([serial]) => serial);
-  }
-
-  /** Phones held in memory (for tests of the bound). */
-  get size() {
-    return this.phones.size;
-  }
 }
