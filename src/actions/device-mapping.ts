@@ -36,7 +36,7 @@ export class DeviceMapping {
   }
 
   /** The hub port mapped to the device, when its key names it alone (`claims`: one look's, not changed after: indexed once). */
-  portOf(claim: Claim, claims: readonly Claim[]): Mapped<HubPort> {
+  portOf(claim: Claim, claims: readonly Claim[]) {
     return this.seen(mappedFor(this.o.hubPorts, claim, this.indexed(claims).index), claims);
   }
 
@@ -48,7 +48,7 @@ export class DeviceMapping {
   }
 
   /** The way that applies to the device, as the actions carry it out: off where its key is refused. */
-  wayApplied(claim: Claim, claims: readonly Claim[], model: string | undefined): ChargeWay {
+  wayApplied(claim: Claim, claims: readonly Claim[], model: string | undefined) {
     const found = this.wayOf(claim, claims, model);
     return found.kind === 'way' ? found.way : 'off';
   }

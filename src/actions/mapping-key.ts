@@ -18,7 +18,7 @@ export type KeyNames =
   /** The udid several phones give (two USB devices, or network devices only): conflictsOf names it too. */
   | { kind: 'shared_udid'; serials: readonly string[] };
 
-export function keyNames(key: string, claims: readonly Claim[]): KeyNames {
+export function keyNames(key: string, claims: readonly Claim[]) {
   return namesOf(
     key,
     claims.find((c) => c.serial === key),
@@ -61,7 +61,7 @@ export class ClaimIndex {
   }
 
   /** keyNames(key, [claim, ...the claims under another serial than claim's]): what the key names with `claim` standing for its serial. */
-  namesWith(key: string, claim: Claim): KeyNames {
+  namesWith(key: string, claim: Claim) {
     const bySerial = key === claim.serial ? claim : this.bySerial.get(key);
     const byUdid = (this.byUdid.get(key) ?? []).filter((c) => c.serial !== key && c.serial !== claim.serial);
     if (claim.udid === key && claim.serial !== key) byUdid.unshift(claim);

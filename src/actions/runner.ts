@@ -266,7 +266,7 @@ export class ActionRunner {
     return verdict;
   }
 
-  private async freshVerdict(deviceId: string | undefined, maxAgeMs: number): Promise<BookingVerdict> {
+  private async freshVerdict(deviceId: string | undefined, maxAgeMs: number) {
     const { gate } = this.o;
     if (!gate) return NO_GATE;
     let verdict = gate.verdict(deviceId, maxAgeMs);

@@ -187,14 +187,14 @@ export function columnsOf(features: readonly DeviceFeature[]) {
 }
 
 /** The features' cells for one device, by column key. */
-export function cellsOf(features: readonly DeviceFeature[], info: DeviceInfo, device: DeviceSnapshot | undefined): Record<string, string> {
+export function cellsOf(features: readonly DeviceFeature[], info: DeviceInfo, device: DeviceSnapshot | undefined) {
   const cells: Record<string, string> = {};
   for (const f of features) Object.assign(cells, f.cells?.(info, device));
   return cells;
 }
 
 /** What the features show of a device on the status page beyond its row, in registration order. */
-export function pageOf(features: readonly DeviceFeature[], row: DeviceRow, phone: boolean): Record<string, unknown> {
+export function pageOf(features: readonly DeviceFeature[], row: DeviceRow, phone: boolean) {
   const out: Record<string, unknown> = {};
   for (const f of features) Object.assign(out, f.page?.(row, phone));
   return out;

@@ -46,7 +46,7 @@ export class FlapLedger {
   constructor(private readonly rules: FlapRules = FLAP_RULES) {}
 
   /** A change of one phone at `now`: the lines it makes (after any summary already due). */
-  note(change: { serial: string; from?: string; to?: string }, now: number): FlapLine[] {
+  note(change: { serial: string; from?: string; to?: string }, now: number) {
     const out = this.due(now);
     const { serial, from, to } = change;
     const { threshold, windowMs } = this.rules;
@@ -77,7 +77,7 @@ export class FlapLedger {
   }
 
   /** The summaries and settled lines due at `now`, each handed out once. */
-  due(now: number): FlapLine[] {
+  due(now: number) {
     const { windowMs, summaryMs } = this.rules;
     const out: FlapLine[] = [];
     for (const [serial, phone] of this.phones) {

@@ -149,7 +149,7 @@ export class PresenceLedger {
   }
 
   /** The devices a report holding `present` carries besides them, at monotonic `now`; entries past their bound go. */
-  report(present: readonly DeviceInfo[], now: number, inventoryOf: InventoryOf): Carried {
+  report(present: readonly DeviceInfo[], now: number, inventoryOf: InventoryOf) {
     const answer = carry([...this.entries.values()], present, now, inventoryOf);
     for (const entry of answer.expired) this.entries.delete(slot(entry.reason));
     return answer;

@@ -170,7 +170,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
   }
 
   /** An inventory answered: a whole one resets the failure count; one cut short is kept and counts as a failure. */
-  answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number, progress = false, cut = false): OutcomeNote {
+  answered(key: string, info: DeviceInfo, wallNow: number, now: number, partial?: string, connection?: number, progress = false, cut = false) {
     const reading = this.current(key, connection);
     if (!reading) return NOTHING;
     reading.probing = false;
@@ -191,7 +191,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
    * An inventory failed or missed its deadline. One that still made progress counts as one failure, not one more, so
    * the rules that count failures in a row leave a slow device alone.
    */
-  failed(key: string, text: string, wallNow: number, now: number, connection?: number, progress = false, cut = false): OutcomeNote {
+  failed(key: string, text: string, wallNow: number, now: number, connection?: number, progress = false, cut = false) {
     const reading = this.current(key, connection);
     if (!reading) return NOTHING;
     reading.probing = false;

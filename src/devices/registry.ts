@@ -36,7 +36,7 @@ export class DeviceRegistry {
    * A source's whole listing (serial -> state). Records it no longer lists are dropped; a changed state starts a new
    * connection. Returns the keys that changed state or appeared, and the records that went.
    */
-  sync(platform: Platform, listing: ReadonlyMap<string, string>): { changed: string[]; gone: DeviceSnapshot[] } {
+  sync(platform: Platform, listing: ReadonlyMap<string, string>) {
     const changed: string[] = [];
     const gone: DeviceSnapshot[] = [];
     for (const [key, record] of this.records) {
@@ -61,7 +61,7 @@ export class DeviceRegistry {
     return { changed, gone };
   }
 
-  get(key: string): DeviceSnapshot | undefined {
+  get(key: string) {
     const record = this.records.get(key);
     return record && this.view(record);
   }
@@ -80,17 +80,17 @@ export class DeviceRegistry {
   }
 
   /** The records of a platform's serial. */
-  find(platform: Platform, serial: string): DeviceSnapshot | undefined {
+  find(platform: Platform, serial: string) {
     return this.get(recordKey(platform, serial));
   }
 
   /** Every record that carries this udid (a phone on USB and over TCP has two; so do phones that share a serial). */
-  byUdid(udid: string): DeviceSnapshot[] {
+  byUdid(udid: string) {
     return this.readings.keysOf(udid).flatMap((k) => this.get(k) ?? []);
   }
 
   /** Every record, or a platform's, in the order they were first listed. */
-  list(platform?: Platform): DeviceSnapshot[] {
+  list(platform?: Platform) {
     const out: DeviceSnapshot[] = [];
     for (const record of this.records.values()) if (platform === undefined || record.platform === platform) out.push(this.view(record));
     return out;

@@ -55,6 +55,6 @@ const LASTING: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /** Why a hub tool's failure is one no retry can fix, or undefined when it may be passing (a deadline missed, a hub busy). */
-export function lastingFailure(text: string): string | undefined {
+export function lastingFailure(text: string) {
   return LASTING.find(([pattern]) => pattern.test(text))?.[1];
 }

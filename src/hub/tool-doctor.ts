@@ -57,7 +57,7 @@ export async function hubToolItems(
   settings: HubToolSettings,
   env: NodeJS.ProcessEnv,
   setting: 'recovery.powerCycleCommand' | 'charge.command',
-): Promise<ToolLine[]> {
+) {
   const ways = new Set(chargeWaysOf(settings.charge.ways).map((w) => w.way));
   const cycle = setting === 'recovery.powerCycleCommand';
   const users = cycle

@@ -33,15 +33,15 @@ export class Uhubctl implements PortPower, PortSwitch {
     this.argv = command.split(/\s+/).filter(Boolean);
   }
 
-  cycle(hub: string, port: number): Promise<string> {
+  cycle(hub: string, port: number) {
     return this.switch(hub, port, 'cycle');
   }
 
-  switch(hub: string, port: number, power: 'off' | 'on' | 'cycle'): Promise<string> {
+  switch(hub: string, port: number, power: 'off' | 'on' | 'cycle') {
     return this.run('-l', hub, '-p', String(port), '-a', power);
   }
 
-  status(hub: string): Promise<string> {
+  status(hub: string) {
     return this.run('-l', hub);
   }
 

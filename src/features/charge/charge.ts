@@ -220,7 +220,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
     entry: Readonly<ChargeEntry> | undefined,
     record: DeviceSnapshot | undefined,
     look: Parameters<DeviceAction['decide']>[0],
-  ): SwitchIntent[] => {
+  ) => {
     const { now } = look;
     const p = entry?.pause;
     // A reading counts only when taken after the pause began or ended: the one before it says nothing of now.

@@ -18,7 +18,7 @@ import { utcText } from '../../util/clock.js';
 export const PAUSED_PORTS_FILE = 'charge-paused-ports.json';
 export const UNCUT_PORTS_FILE = 'charge-uncut-ports.json';
 
-export function chargeFeature(ctx: FeatureContext): Feature {
+export function chargeFeature(ctx: FeatureContext) {
   const { stateDir, logger, settings } = ctx;
   return chargeFeatureWith(ctx, {
     ports: { uhubctl: ctx.uhubctl, ...(settings.charge.command && { command: new PortCommand(settings.charge.command) }) },

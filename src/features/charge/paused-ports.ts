@@ -47,7 +47,7 @@ export function portsFile<T>(file: string, logger: Logger, words: KeptWords<T>):
  * The hub ports charge control holds off: a stopping agent switches them on itself, but after a crash the phones would
  * stay without power for good, so the next start reads this file and switches them on.
  */
-export function pausedPortsFile(file: string, logger: Logger): PortsFile<PausedPort> {
+export function pausedPortsFile(file: string, logger: Logger) {
   return portsFile(file, logger, {
     isItem: isPausedPort,
     keyOf: (p) => `${p.hub}:${p.port}=${p.udid}`,

@@ -60,7 +60,7 @@ export class PowerPaths {
 }
 
 /** The file of the ports that do not cut power, in the state directory. */
-export function uncutPortsFile(file: string, logger: Logger): PortsFile<UncutPort> {
+export function uncutPortsFile(file: string, logger: Logger) {
   return portsFile<UncutPort>(file, logger, {
     isItem: isUncutPort,
     keyOf: (p) => placeKey(p.hub, p.port),

@@ -41,7 +41,7 @@ export function batteryOf(records: Pick<DeviceRegistry, 'facet'>, key: string | 
 const PROBLEMS = facetKey<readonly Problem[]>('health-problems', 'record');
 
 /** The health problems that hold on a device's record now. */
-export function problemsOf(records: Pick<DeviceRegistry, 'facet'>, key: string | undefined): readonly Problem[] {
+export function problemsOf(records: Pick<DeviceRegistry, 'facet'>, key: string | undefined) {
   return (key === undefined ? undefined : records.facet(PROBLEMS).get(key)) ?? [];
 }
 

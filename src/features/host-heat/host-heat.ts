@@ -80,7 +80,7 @@ export class HostHeat {
   }
 
   /** The held warnings to say after this report's observe: all of them, but those of phones hot in an episode that holds. */
-  release(): HotWarning[] {
+  release() {
     const hot = new Set(this.episode ? this.hotPhones() : []);
     const say = this.held.filter((w) => !hot.has(w.udid));
     this.held = [];

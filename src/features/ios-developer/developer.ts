@@ -12,7 +12,7 @@ import { TUNNEL } from '../../devices/verdicts.js';
 import type { Metric } from '../../util/metric.js';
 import type { FeatureContext } from '../context.js';
 import type { DaemonKind } from './daemons.js';
-import { judgePhone, needsTunnel, type Judgement } from './judge.js';
+import { judgePhone, needsTunnel } from './judge.js';
 import { iosVersionOf, supportOf, type ToolName } from './support.js';
 import { HostTools, type Run } from './tools.js';
 import type { DaemonRef } from './tunnel-state.js';
@@ -102,7 +102,7 @@ export class IosDeveloper {
   }
 
   /** What is said of a listed iPhone; undefined when nothing (before iOS 17, not paired, the part off). */
-  judgementOf(device: DeviceSnapshot): Judgement | undefined {
+  judgementOf(device: DeviceSnapshot) {
     if (!this.started || device.platform !== PLATFORM || device.last?.state !== PAIRED) return undefined;
     const version = device.last.platformVersion;
     const ios = iosVersionOf(version);

@@ -69,7 +69,7 @@ export type ToolFound =
  * number (release.yml writes it over "local-build"), a build from source
  * says `local-build`: no version.
  */
-export function parseGoIosVersion(stdout: string): Version | undefined {
+export function parseGoIosVersion(stdout: string) {
   const text = stdout.trim();
   let raw = text;
   if (text.startsWith('{')) {
@@ -88,7 +88,7 @@ export function parseGoIosVersion(stdout: string): Version | undefined {
  * `__version__` on one line, or "version could not be determined. please
  * first install/build the package"; older versions have no such command.
  */
-export function parsePymobiledevice3Version(stdout: string): Version | undefined {
+export function parsePymobiledevice3Version(stdout: string) {
   return versionOf(stdout.trim());
 }
 

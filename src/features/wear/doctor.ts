@@ -59,7 +59,7 @@ export function wearItems(
   settings: WearSettings,
   histories: ReadonlyMap<string, readonly DaySample[]>,
   nowMs: number,
-): CheckItem[] {
+) {
   const items: CheckItem[] = [];
   const today = dayOf(nowMs);
   const claims = phones.map((p) => ({ serial: p.serial, udid: p.udid, usb: p.usb, ready: p.state === undefined || p.state === 'device' }));
