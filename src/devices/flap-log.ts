@@ -1,13 +1,13 @@
 import { LimitedLog } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
-import { FLAP_RULES, FlapLedger, type FlapLine, type FlapRules } from './flapping.js';
+import { FLAP_RULES, FlapLedger, type FlapLine } from './flapping.js';
 
 // The device-change lines, with a flapping phone summed up (flapping.ts) on the injected clock's timer, each line
 // rate-limited per cause so that a hub resetting 200 phones writes a bounded number of lines too.
 
 export class FlapLog {
-  private readonly ledger: FlapLedger;
+  private readonly ledger = new FlapLedger();
   private readonly log: LimitedLog;
   private timer: Timer | undefined;
   private timerAt: number | undefined;
@@ -18,9 +18,7 @@ export class FlapLog {
   constructor(
     private readonly logger: Logger,
     private readonly clock: Clock & Timers,
-    private readonly rules: FlapRules = FLAP_RULES,
   ) {
-    this.ledger = new FlapLedger(rules);
     // Its summaries on the injected timers too: due on virtual time, they come on virtual time.
     this.log = new LimitedLog(logger, { clock });
   }
@@ -67,16 +65,16 @@ export class FlapLog {
       this.log.info(
         'device-settled',
         fields,
-        `device ${serial} settled: no state change for ${Math.round(this.rules.windowMs / 60_000)} min (now ${now}); ` +
+        `device ${serial} settled: no state change for ${Math.round(FLAP_RULES.windowMs / 60_000)} min (now ${now}); ` +
           `it changed state ${line.changes} times over ${minutes} min while flapping`,
         serial,
       );
       return;
     }
-    const every = Math.round(this.rules.summaryMs / 60_000);
+    const every = Math.round(FLAP_RULES.summaryMs / 60_000);
     const tail =
       line.kind === 'flapping'
-        ? `; its further changes are logged at debug, summed up here at most every ${every} min until it has been quiet for ${Math.round(this.rules.windowMs / 60_000)} min`
+        ? `; its further changes are logged at debug, summed up here at most every ${every} min until it has been quiet for ${Math.round(FLAP_RULES.windowMs / 60_000)} min`
         : '';
     this.log.warn(
       'device-flapping',

@@ -162,7 +162,7 @@ export class PresenceLedger {
   owesBefore(kind: PresenceKind, scope: string, now: number) {
     const nearer = PRESENCE_ORDER.slice(0, PRESENCE_ORDER.indexOf(kind));
     for (const entry of this.entries.values())
-      if (entry.reason.scope === scope && nearer.includes(entry.reason.kind) && entry.devices.length > 0 && !expired(entry.bound, now)) return true;
+      if (entry.reason.scope === scope && nearer.includes(entry.reason.kind) && !expired(entry.bound, now)) return true;
     return false;
   }
 

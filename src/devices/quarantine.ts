@@ -77,13 +77,14 @@ export function entryFrom(value: unknown): QuarantineEntry | undefined {
   const starts = Array.isArray(v.starts) ? v.starts.slice(-64).flatMap((t) => time(t) ?? []) : [];
   const released = typeof v.released === 'object' && v.released !== null ? (v.released as Record<string, unknown>) : undefined;
   const releasedAt = time(released?.at);
+  const reason = text(v.reason);
   const incident = text(v.incident, 200);
   return {
     serial,
     // Both or neither: a quarantine without an end would never end.
     ...(since !== undefined && until !== undefined && { since, until }),
     ...(layer && { layer }),
-    ...(text(v.reason) !== undefined && { reason: text(v.reason)! }),
+    ...(reason !== undefined && { reason }),
     ...(evidence && { evidence }),
     ...(incident !== undefined && /^[\w.-]+\.json$/.test(incident) && { incident }),
     starts,

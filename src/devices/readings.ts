@@ -245,9 +245,9 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
    * The property dump of the connection's first inventory arrived before it ended: who it is, kept until an answer
    * comes; nothing once this connection answered. Returns whether it was taken.
    */
-  said(key: string, info: DeviceInfo, wallNow: number, now: number, connection?: number) {
+  said(key: string, info: DeviceInfo, wallNow: number, now: number, connection: number) {
     const entry = this.entries.get(key);
-    if (!entry || (connection !== undefined && entry.connection !== connection) || this.of(key)?.last !== undefined) return false;
+    if (!entry || entry.connection !== connection || this.of(key)?.last !== undefined) return false;
     this.identify(key, info.udid);
     this.keep(key, { info, wallAt: wallNow, at: now, props: true });
     return true;

@@ -51,7 +51,7 @@ function userName(uid: number) {
 }
 
 /** One line from the stream, at most MAX_REQUEST_BYTES, within the deadline. */
-function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Promise<string> {
+function readLine(input: NodeJS.ReadableStream): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const done = (error?: Error) => {
@@ -61,7 +61,7 @@ function readLine(input: NodeJS.ReadableStream, timeoutMs = READ_TIMEOUT_MS): Pr
       if (error) reject(error);
       else resolve(text.slice(0, text.indexOf('\n') + 1 || text.length));
     };
-    const timer = setTimeout(() => done(new Error(`no request line within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(() => done(new Error(`no request line within ${READ_TIMEOUT_MS / 1000} s`)), READ_TIMEOUT_MS);
     input.on('data', (chunk: Buffer | string) => {
       text += chunk.toString();
       if (text.includes('\n')) done();
@@ -93,7 +93,7 @@ function hubNodeFinding(hub: string, sysfs = SYSFS, devfs = DEVFS) {
 }
 
 /** The answer to one request: the problem (undefined when done) and the output. */
-async function answer(request: HubRequest, mapped: readonly HubPort[], env: NodeJS.ProcessEnv, roots: { sysfs?: string; devfs?: string } = {}) {
+async function answer(request: HubRequest, mapped: readonly HubPort[], env: NodeJS.ProcessEnv, roots: { sysfs?: string; devfs?: string }) {
   if (request.kind === 'check') {
     const tool = locate('uhubctl', env.PATH);
     const hubs = [...new Set(mapped.map((p) => p.hub))].map((hub) => hubNodeFinding(hub, roots.sysfs, roots.devfs));
