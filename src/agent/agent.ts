@@ -1,4 +1,4 @@
-import type { DeviceSource, SourceChange } from '../platforms/source.js';
+import type { DeviceSource } from '../platforms/source.js';
 import type { StatusServer } from '../status/server.js';
 import type { StatusViews } from '../status/views.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -41,7 +41,7 @@ export interface AgentParts {
   views: StatusViews;
   status: StatusServer;
   /** The features; those with a lifecycle start after the status server, before the sources. */
-  features?: readonly DeviceFeature[];
+  features: readonly DeviceFeature[];
 }
 
 /**
@@ -59,7 +59,7 @@ export class Agent {
     const bounded = (s: Service): Service => ({ name: s.name, start: () => this.bounded(s, 'start'), stop: () => this.bounded(s, 'stop') });
     this.services = [
       { name: 'status', start: () => status.start(), stop: () => status.stop() },
-      ...(parts.features ?? []).flatMap((f) => (f.start ? [bounded({ name: f.name, start: () => f.start?.(), stop: () => f.stop?.() })] : [])),
+      ...parts.features.flatMap((f) => (f.start ? [bounded({ name: f.name, start: () => f.start?.(), stop: () => f.stop?.() })] : [])),
       ...sources.map((source) => ({ name: source.platform, start: () => this.startSource(source), stop: () => source.stop() })),
       ...actions.map(bounded),
       { name: 'schedule', start: () => loop.start(), stop: () => loop.stop() },
@@ -123,8 +123,8 @@ export class Agent {
     await source.start();
     // Devices found at start go into the first report through the listing: the planner hears only what came after.
     source.on('change', (changes) => {
-      this.logChanges(changes);
-      changedAll(this.parts.features ?? [], changes);
+      this.parts.flaps.changed(changes);
+      changedAll(this.parts.features, changes);
       loop.devicesChanged();
       runner.devicesChanged();
     });
@@ -146,9 +146,5 @@ export class Agent {
   report(reason: string) {
     if (this.stopping || !this.started) return Promise.resolve(undefined);
     return this.parts.loop.report(reason);
-  }
-
-  private logChanges(changes: SourceChange[]) {
-    this.parts.flaps.changed(changes);
   }
 }
