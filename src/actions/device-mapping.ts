@@ -25,14 +25,13 @@ export class DeviceMapping {
   private readonly ownWays: ReadonlyMap<string, ChargeWay>;
   private readonly ways: ChargeWays;
   /** Key conflicts said (the subject: the key and both phones' names), while those phones are there. */
-  private readonly said: SaidOnce;
+  private readonly said = new SaidOnce();
   /** The claims of the last look, indexed once with the addresses to come (a look asks for every device with the same claims). */
   private last: { claims: readonly Claim[]; index: ClaimIndex; listed: ReadonlySet<string> } | undefined;
 
   constructor(private readonly o: DeviceMappingOptions) {
     this.ways = o.chargeWays ?? [];
     this.ownWays = ownWaysOf(this.ways);
-    this.said = new SaidOnce();
   }
 
   /** The hub port mapped to the device, when its key names it alone (`claims`: one look's, not changed after: indexed once). */
