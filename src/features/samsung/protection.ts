@@ -54,7 +54,6 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
   const { registry, logger, mapping } = ctx;
   const phones = ctx.platforms.phones;
   const facet = registry.facet(PROTECTION);
-  const targetOf = (serial: string) => `samsung ${serial}`;
 
   const get = async (serial: string) => {
     try {
@@ -73,7 +72,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
     const battery = r.last?.battery;
     const level = Number(battery?.percentage);
     const percent = Number.isFinite(level) ? level : undefined;
-    const target = targetOf(r.serial);
+    const target = `samsung ${r.serial}`;
     const decision = look.decide(cloudIdOf(r.serial, r.udid), (verdict) =>
       decideProtection(
         entry,

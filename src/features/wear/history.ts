@@ -61,9 +61,9 @@ export function series(history: History, figure: keyof Figures) {
   return history.flatMap((s) => (s[figure] === undefined ? [] : [{ day: s.day, value: s[figure] }]));
 }
 
-/** Hours held full and warm over the last `days` days up to `today`. */
-export function warmFullHours(history: History, today: number, days = 7) {
-  const minutes = history.filter((s) => s.day <= today && s.day > today - days).reduce((sum, s) => sum + (s.warmFullMinutes ?? 0), 0);
+/** Hours held full and warm over the last 7 days up to `today`. */
+export function warmFullHours(history: History, today: number) {
+  const minutes = history.filter((s) => s.day <= today && s.day > today - 7).reduce((sum, s) => sum + (s.warmFullMinutes ?? 0), 0);
   return minutes / 60;
 }
 
