@@ -48,11 +48,15 @@ export class DeviceRegistry {
       const key = recordKey(platform, serial);
       const record = this.records.get(key);
       if (record === undefined) {
-        this.records.set(key, newRecord(key, platform, serial, state, ++this.seq));
+        this.records.set(key, { key, platform, serial, state, changedSeq: ++this.seq, connection: 0 });
         this.readings.open(key, 0);
         changed.push(key);
       } else if (record.state !== state) {
-        newConnection(record, state, ++this.seq);
+        // A new state is a new connection: the reading and the `connection` facets start afresh, so a replugged wedged
+        // phone gets a fresh start. The udid stays, and so do the `record` and `device` facets.
+        record.state = state;
+        record.changedSeq = ++this.seq;
+        record.connection++;
         this.readings.open(key, record.connection);
         for (const store of this.facets.values()) if (store.keep === 'connection') store.delete(key);
         changed.push(key);
@@ -76,7 +80,7 @@ export class DeviceRegistry {
 
   /** Whether the record is still on this connection (an answer from before a replug says nothing of the new one). */
   isCurrent(key: string, connection: number) {
-    return this.current(key, connection) !== undefined;
+    return this.records.get(key)?.connection === connection;
   }
 
   /** The records of a platform's serial. */
@@ -104,12 +108,6 @@ export class DeviceRegistry {
     for (const record of this.records.values()) if (record.platform === platform) record.usb = places.get(record.serial);
   }
 
-  /** The record, while the connection (when given) is still the one it has. */
-  private current(key: string, connection: number | undefined) {
-    const record = this.records.get(key);
-    return record && (connection === undefined || record.connection === connection) ? record : undefined;
-  }
-
   private drop(key: string) {
     const record = this.records.get(key);
     if (!record) return;
@@ -122,18 +120,4 @@ export class DeviceRegistry {
   private view(record: DeviceRecord): DeviceSnapshot {
     return { ...record, ...(this.readings.of(record.key) ?? { failures: 0, probing: false }) };
   }
-}
-
-function newRecord(key: string, platform: Platform, serial: string, state: string, seq: number): DeviceRecord {
-  return { key, platform, serial, state, changedSeq: seq, connection: 0 };
-}
-
-/**
- * A new state is a new connection: the reading and the `connection` facets start afresh, so a replugged wedged phone
- * gets a fresh start. The udid stays, and so do the `record` and `device` facets.
- */
-function newConnection(record: DeviceRecord, state: string, seq: number) {
-  record.state = state;
-  record.changedSeq = seq;
-  record.connection++;
 }
