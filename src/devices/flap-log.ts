@@ -59,7 +59,7 @@ export class FlapLog {
       return;
     }
     const minutes = Math.max(1, Math.round(line.ms / 60_000));
-    const now = stateOf(line.state);
+    const now = line.state ?? 'unplugged';
     const fields = { serial, changes: line.changes, minutes, state: now };
     if (line.kind === 'settled') {
       this.log.info(
@@ -103,10 +103,6 @@ export class FlapLog {
       { unref: true },
     );
   }
-}
-
-function stateOf(state: string | undefined) {
-  return state ?? 'unplugged';
 }
 
 /** Whom to suspect: the phone or its link, named by how it is attached (adb's HOST:PORT serial is a network phone). */
