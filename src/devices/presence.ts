@@ -6,27 +6,31 @@
 import { composeMessage, withNotes, withoutMessage } from '../cloud/device-message.js';
 import type { DeviceInfo } from '../cloud/types.js';
 
-/** Why a device is carried while nothing reads it, one kind per way; `scope` lets its writer replace or end it. */
-export type PresenceReason =
+/** Why a device is carried while nothing reads it, one kind per way. */
+export type PresenceKind =
   /** A phone back on a new connection whose inventory has not answered yet. */
-  | { kind: 'unanswered'; scope: string }
+  | 'unanswered'
   /** A network phone whose transport dropped or was kicked, not yet identified again. */
-  | { kind: 'network-dropped'; scope: string }
+  | 'network-dropped'
   /** A phone whose hub port charge control switched off on purpose. */
-  | { kind: 'charge-paused'; scope: string }
+  | 'charge-paused'
   /** A source that threw or did not answer in time: its devices keep their last known state. */
-  | { kind: 'source-failed'; scope: string }
+  | 'source-failed'
   /** A phone its source no longer lists while the kernel still has it on a USB port. */
-  | { kind: 'off-source'; scope: string }
+  | 'off-source'
   /**
    * A device the cloud was last told of (an earlier run's, from the state
    * directory) that its source does not list while absence cannot call it
    * gone: the source has not answered since the agent started, or its list
    * is not complete yet. Its inventory is what the cloud was told.
    */
-  | { kind: 'unlisted'; scope: string };
+  | 'unlisted';
 
-export type PresenceKind = PresenceReason['kind'];
+/** A kind and its writer's scope: `scope` lets its writer replace or end it. */
+export interface PresenceReason {
+  kind: PresenceKind;
+  scope: string;
+}
 
 /** Which reason wins when two carry one udid: nearest the device's own reading first (its source's last word). */
 export const PRESENCE_ORDER: readonly PresenceKind[] = ['source-failed', 'unanswered', 'charge-paused', 'network-dropped', 'off-source', 'unlisted'];
