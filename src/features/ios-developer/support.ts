@@ -60,8 +60,7 @@ const INSTALL: Readonly<Record<ToolName, string>> = {
 };
 
 /** A tool as found on the host: absent, found with a version, or found with none that reads. */
-export type ToolFound =
-  { tool: ToolName; state: 'absent' } | { tool: ToolName; state: 'found'; version: Version } | { tool: ToolName; state: 'unreadable'; said: string };
+export type ToolFound = { tool: ToolName } & ({ state: 'absent' } | { state: 'found'; version: Version } | { state: 'unreadable'; said: string });
 
 /**
  * `ios version` (go-ios main.go `printVersion`): `{"version":"1.3.2"}`, or
