@@ -28,17 +28,20 @@ export interface ChargeLook {
 }
 
 export type ChargeDecision =
-  | { kind: 'none' }
-  /** The decision turns on the booking gate's verdict: ask it, and decide again with it. */
-  | { kind: 'needs-verdict' }
-  /** Switch the port off: a pause starts. */
-  | { kind: 'pause' }
+  | {
+      kind:
+        | 'none'
+        /** The decision turns on the booking gate's verdict: ask it, and decide again with it. */
+        | 'needs-verdict'
+        /** Switch the port off: a pause starts. */
+        | 'pause'
+        /** Switching the port on failed before: try again. */
+        | 'switch-on'
+        /** The phone is back (or was waited for long enough): forget the pause. */
+        | 'forget';
+    }
   /** The pause is over: switch the port on. */
-  | { kind: 'resume'; why: PauseEnd }
-  /** Switching the port on failed before: try again. */
-  | { kind: 'switch-on' }
-  /** The phone is back (or was waited for long enough): forget the pause. */
-  | { kind: 'forget' };
+  | { kind: 'resume'; why: PauseEnd };
 
 export function decideCharge(entry: Readonly<ChargeEntry> | undefined, look: ChargeLook, s: ChargeSettings): ChargeDecision {
   if (look.busy) return { kind: 'none' };

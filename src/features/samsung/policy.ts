@@ -51,21 +51,24 @@ export interface ProtectionLook {
 }
 
 export type ProtectionDecision =
-  | { kind: 'none' }
-  /** A write turns on the booking gate's verdict: ask it, and decide again with it. */
-  | { kind: 'needs-verdict' }
-  /** Say once that the way does not apply: the phone is not a Samsung. */
-  | { kind: 'not-samsung' }
-  /** Read protect_battery. */
-  | { kind: 'read' }
-  /** Write protect_battery = 1, then read it back. */
-  | { kind: 'write' }
-  /** Protection reads as on and the phone charges past the cap: start timing it. */
-  | { kind: 'over' }
+  | {
+      kind:
+        | 'none'
+        /** A write turns on the booking gate's verdict: ask it, and decide again with it. */
+        | 'needs-verdict'
+        /** Say once that the way does not apply: the phone is not a Samsung. */
+        | 'not-samsung'
+        /** Read protect_battery. */
+        | 'read'
+        /** Write protect_battery = 1, then read it back. */
+        | 'write'
+        /** Protection reads as on and the phone charges past the cap: start timing it. */
+        | 'over'
+        /** Past the cap longer than overMs with protection on. */
+        | 'not-honoured';
+    }
   /** No longer charging past the cap: stop timing; with clearFlag, the level is under the mark and a flag on it is over. */
-  | { kind: 'under'; clearFlag: boolean }
-  /** Past the cap longer than overMs with protection on. */
-  | { kind: 'not-honoured' };
+  | { kind: 'under'; clearFlag: boolean };
 
 export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, look: ProtectionLook, s: ProtectionSettings): ProtectionDecision {
   if (look.busy || look.samsung === undefined) return { kind: 'none' };
