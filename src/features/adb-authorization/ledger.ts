@@ -113,9 +113,7 @@ function isEntry(v: unknown): v is AuthEntry {
     e.udid.length <= 256 &&
     typeof e.serial === 'string' &&
     e.serial.length <= 256 &&
-    typeof e.lastSeenWall === 'number' &&
     Number.isFinite(e.lastSeenWall) &&
-    typeof e.windowMs === 'number' &&
     Number.isFinite(e.windowMs) &&
     typeof e.present === 'boolean' &&
     (said === undefined || (typeof said.for === 'number' && (said.kind === 'lapsing' || said.kind === 'lapsed')))

@@ -27,7 +27,7 @@ export const KEPT_DAYS = 120;
 
 /** The history with the day's figures set (each one told replaces the day's earlier one), older days beyond KEPT_DAYS dropped. */
 export function withFigures(history: History, day: number, figures: Figures) {
-  const told = Object.fromEntries(Object.entries(figures).filter(([, v]) => typeof v === 'number' && Number.isFinite(v))) as Figures;
+  const told = Object.fromEntries(Object.entries(figures).filter(([, v]) => Number.isFinite(v))) as Figures;
   return upsert(history, day, (s) => ({ ...s, ...told }));
 }
 
