@@ -43,8 +43,6 @@ export interface Due {
   kind: 'lapsing' | 'lapsed';
   /** Wall ms when the phone drops the host's key. */
   lapsesAt: number;
-  /** The window it lapses by. */
-  windowMs: number;
 }
 
 /** How many phones the ledger keeps: far more than a host's. */
@@ -95,7 +93,7 @@ export function step(before: ReadonlyMap<string, AuthEntry>, seen: readonly Seen
     const kind = now < lapsesAt ? 'lapsing' : 'lapsed';
     const said: AuthEntry = { ...entry, said: { for: entry.lastSeenWall, kind } };
     entries.set(udid, said);
-    due.push({ entry: said, kind, lapsesAt, windowMs });
+    due.push({ entry: said, kind, lapsesAt });
     changed = true;
   }
   if (entries.size > MAX_ENTRIES) {

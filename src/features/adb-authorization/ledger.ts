@@ -83,9 +83,9 @@ export class AuthLedger {
   }
 
   private say(due: Due, now: number) {
-    const { entry, kind, lapsesAt, windowMs } = due;
+    const { entry, kind, lapsesAt } = due;
     const since = new Date(entry.lastSeenWall).toISOString();
-    const keeps = `it keeps this host's adb authorization for ${duration(windowMs)} after this host last had it connected (its adb_allowed_connection_time)`;
+    const keeps = `it keeps this host's adb authorization for ${duration(entry.windowMs)} after this host last had it connected (its adb_allowed_connection_time)`;
     const then = `someone must tap "Allow" on "Allow USB debugging?" when it is back; "Disable adb authorization timeout" in Developer options keeps it for good`;
     const line =
       kind === 'lapsing'
