@@ -40,10 +40,8 @@ export interface ToolsOptions {
 export class HostTools {
   private found: ToolFound[];
   private timer: Timer | undefined;
-  private readonly run: Run;
 
   constructor(private readonly o: ToolsOptions) {
-    this.run = o.run ?? runCommand;
     this.found = o.commands.map((c) => ({ tool: c.tool, state: 'absent' }));
   }
 
@@ -69,7 +67,7 @@ export class HostTools {
   }
 
   private async detect(tool: ToolName, command: string): Promise<ToolFound> {
-    const r = await this.run(command, ['version'], TOOL_TIMEOUT_MS);
+    const r = await (this.o.run ?? runCommand)(command, ['version'], TOOL_TIMEOUT_MS);
     if ('missing' in r) return { tool, state: 'absent' };
     if ('error' in r) return { tool, state: 'unreadable', said: r.error.slice(0, 120) };
     const version = VERSION_OF[tool](r.stdout);

@@ -61,10 +61,8 @@ export class DaemonWatch {
   /** Each daemon's last state said, so that a change is said once; the daemons seen answering since the start. */
   private readonly said = new Map<string, string>();
   private readonly seenUp = new Set<string>();
-  private readonly fetch: Fetch;
 
   constructor(private readonly o: DaemonWatchOptions) {
-    this.fetch = o.fetch ?? httpGet;
     this.now = o.daemons.map((d) => ({ ...d, state: 'down', why: 'not asked yet' }));
   }
 
@@ -111,7 +109,7 @@ export class DaemonWatch {
   }
 
   private async read(d: DaemonRef): Promise<DaemonNow> {
-    const answer = await this.fetch(`${d.url.replace(/\/$/, '')}${LISTING_PATH[d.kind]}`, DAEMON_TIMEOUT_MS);
+    const answer = await (this.o.fetch ?? httpGet)(`${d.url.replace(/\/$/, '')}${LISTING_PATH[d.kind]}`, DAEMON_TIMEOUT_MS);
     if ('error' in answer) return { ...d, state: 'down', why: answer.error };
     if (answer.status !== 200) return { ...d, state: 'refusing', why: `HTTP ${answer.status}${firstLine(answer.body)}` };
     const listing = parseListing(d.kind, answer.body);
