@@ -53,11 +53,7 @@ export function locate(program: string, path: string | undefined): { found: stri
 }
 
 /** The line of the hub tool that `setting` names, when the settings call on it (recovery's power cycle or charge control's uhubctl way, its `command` way); none when they do not. */
-export async function hubToolItems(
-  settings: HubToolSettings,
-  env: NodeJS.ProcessEnv,
-  setting: 'recovery.powerCycleCommand' | 'charge.command',
-) {
+export async function hubToolItems(settings: HubToolSettings, env: NodeJS.ProcessEnv, setting: 'recovery.powerCycleCommand' | 'charge.command') {
   const ways = new Set(chargeWaysOf(settings.charge.ways).map((w) => w.way));
   const cycle = setting === 'recovery.powerCycleCommand';
   const users = cycle

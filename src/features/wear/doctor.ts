@@ -54,12 +54,7 @@ const WHY_WORDS: Record<Unread['why'], string> = {
  * serial is HOST:PORT over TCP), none while another listed phone gives that udid too: then a warning says why it has
  * no forecast.
  */
-export function wearItems(
-  phones: readonly PhoneWear[],
-  settings: WearSettings,
-  histories: ReadonlyMap<string, readonly DaySample[]>,
-  nowMs: number,
-) {
+export function wearItems(phones: readonly PhoneWear[], settings: WearSettings, histories: ReadonlyMap<string, readonly DaySample[]>, nowMs: number) {
   const items: CheckItem[] = [];
   const today = dayOf(nowMs);
   const claims = phones.map((p) => ({ serial: p.serial, udid: p.udid, usb: p.usb, ready: p.state === undefined || p.state === 'device' }));
