@@ -39,16 +39,10 @@ export interface Conflict {
  */
 export function conflictsOf(claims: readonly Claim[]) {
   const out = new Map<string, Conflict>();
-  const byUdid = new Map<string, string[]>();
-  for (const c of claims) {
-    if ((c.sharedBy ?? 1) > 1) out.set(c.serial, { kind: 'shared_serial', id: c.serial, serials: [c.serial], devices: c.sharedBy! });
-    if (c.udid === undefined) continue;
-    const same = byUdid.get(c.udid);
-    if (same) same.push(c.serial);
-    else byUdid.set(c.udid, [c.serial]);
-  }
-  for (const [udid, serials] of byUdid) {
-    if (serials.length < 2) continue;
+  for (const c of claims) if ((c.sharedBy ?? 1) > 1) out.set(c.serial, { kind: 'shared_serial', id: c.serial, serials: [c.serial], devices: c.sharedBy! });
+  for (const [udid, same] of Map.groupBy(claims, (c) => c.udid)) {
+    const serials = same.map((c) => c.serial);
+    if (udid === undefined || serials.length < 2) continue;
     const usb = serials.filter((s) => !isTcpSerial(s));
     if (usb.length === 1) continue;
     const sorted = [...serials].sort();

@@ -72,11 +72,7 @@ export class IncidentFiles extends StateFile<IncidentFile> {
     } catch {
       names = [];
     }
-    const byPhone = new Map<string, string[]>();
-    for (const n of names) {
-      const id = idOfFileName(n)!;
-      byPhone.set(id, [...(byPhone.get(id) ?? []), n]);
-    }
+    const byPhone = Map.groupBy(names, (n) => idOfFileName(n)!);
     const gone = new Set<string>();
     for (const list of byPhone.values()) for (const n of list.slice(0, Math.max(0, list.length - this.bounds.perPhone))) gone.add(n);
     const left = names.filter((n) => !gone.has(n));
