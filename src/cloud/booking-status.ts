@@ -18,7 +18,7 @@ export class BookingStatusClient implements BookingStatusSource {
     private readonly timeoutMs: number,
   ) {}
 
-  async ask(deviceId: string): Promise<BookingAnswer> {
+  async ask(deviceId: string) {
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
       const status = await this.cloud.getDeviceStatus(deviceId, { signal, deadline: Date.now() + this.timeoutMs });

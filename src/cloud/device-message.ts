@@ -7,7 +7,7 @@ import type { DeviceInfo } from './types.js';
  * fallback and clipped values (execute.ts), health's problems, then the annotate passes; a feature speaking for a device
  * no source reads replaces it; the standing verdicts' words lead it all (src/devices/compose.ts). No other file writes `message` (test/docs/report-pipeline.rules.ts).
  */
-export function composeMessage(words: ReadonlyArray<string | undefined>): Pick<DeviceInfo, 'message'> {
+export function composeMessage(words: ReadonlyArray<string | undefined>) {
   const said = words.filter((w): w is string => w !== undefined && w !== '');
   return said.length === 0 ? {} : { message: said.join('; ') };
 }

@@ -19,8 +19,6 @@ interface FailedDeviceState {
   nextRetryAt: number;
 }
 
-export type RecordResult = ReturnType<FailedDevicePolicy['record']>;
-
 export class FailedDevicePolicy {
   /**
    * The cloud's refusals, by udid, each kept until a report it accepts, with the reasons already logged: the policy's
@@ -121,7 +119,7 @@ const advice: Array<[RegExp, string]> = [
 ];
 
 /** A hint for the operator about a failedDevices message. */
-export function adviceFor(message: string): string {
+export function adviceFor(message: string) {
   for (const [pattern, hint] of advice) if (pattern.test(message)) return hint;
   return "Contact the cloud administrator with the device's udid and this message.";
 }

@@ -216,7 +216,7 @@ function tlsOver(socket: Socket, host: string, secureContext: SecureContext | un
  * without Via (RFC 9110 7.6.3: the proxy's own, as tinyproxy's 401 reset), is the proxy's doing; a forwarded answer cut
  * short stays the error it is.
  */
-function cutByProxy(proxy: ProxyEndpoint, url: URL, method: string, head: IncomingMessage | undefined, error: NodeJS.ErrnoException): Error {
+function cutByProxy(proxy: ProxyEndpoint, url: URL, method: string, head: IncomingMessage | undefined, error: NodeJS.ErrnoException) {
   if (head === undefined)
     return new ProxyTunnelError(proxy.label, url.host, { step: 'closed', code: error.code ?? 'ECONNRESET', request: `${method} ${url.origin}` });
   if (head.headers.via !== undefined) return error;

@@ -95,7 +95,7 @@ const NO_FLAGS: Support = {
 };
 
 /** A device's flags with Appium off; one that gives none of its own (lockdown's inventory) gets that one alone, the report ORs the host's in. */
-export function appiumOff(support: Support | undefined): Support {
+export function appiumOff(support: Support | undefined) {
   return { ...(support ?? NO_FLAGS), appiumDisabled: true };
 }
 

@@ -9,7 +9,7 @@ export type DecorateSettings = Pick<Settings, 'hiddenDevices' | 'addedToCloud' |
  * The one writer of `isHidden` (test/docs/report-pipeline.rules.ts), placed where the cloud always got it: after
  * `addedToCloud`, else at the end. Returns a new record.
  */
-export function decorate(info: DeviceInfo, settings: DecorateSettings): DeviceInfo {
+export function decorate(info: DeviceInfo, settings: DecorateSettings) {
   const isHidden = settings.hiddenDevices.includes(info.udid);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(info)) {
@@ -26,7 +26,7 @@ export function decorate(info: DeviceInfo, settings: DecorateSettings): DeviceIn
 }
 
 /** The host's flags (`support.*`), each also set where a feature set it for this phone: a lab's host flag stays on every phone. */
-function supportWith(host: Support, phone: Support | undefined): Support {
+function supportWith(host: Support, phone: Support | undefined) {
   const out = { ...host };
   for (const key of Object.keys(out) as Array<keyof Support>) out[key] = out[key] || phone?.[key] === true;
   return out;

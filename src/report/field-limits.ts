@@ -60,10 +60,8 @@ export interface BoundedDevice {
   clipped: string[];
 }
 
-export type Bounded = BoundedDevice | { refused: string };
-
 /** The device within the limits, or why it cannot be reported (an identity over its limit). */
-export function boundDevice(info: DeviceInfo): Bounded {
+export function boundDevice(info: DeviceInfo) {
   for (const field of IDENTITY) {
     const value = info[field];
     if (typeof value === 'string' && length(value) > STRING_LIMITS[field]) {

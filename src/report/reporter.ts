@@ -90,7 +90,7 @@ export class Reporter {
 
   /** Every source's devices (each run the same way: execute.ts), and whether every source answered. */
   /** `complete`: whether the plan takes the sources' listings as complete; with the UNPLUGGED ledger it decides which absent phone is gone, and so which one the USB layer may call off adb. */
-  private async collect(request: CollectRequest, complete: boolean): Promise<{ devices: DeviceInfo[]; answered: boolean; unseen: ReadonlySet<string> }> {
+  private async collect(request: CollectRequest, complete: boolean) {
     const { deps } = this;
     const t0 = deps.clock.monotonic();
     const timeoutMs = request.waitForAll ? undefined : deps.collectTimeoutMs;
@@ -324,7 +324,7 @@ function union(reported: DeviceInfo[], sending: DeviceInfo[]) {
 }
 
 /** How timing treats a report that was not delivered. */
-export function failureOf(error: Error): Failure {
+export function failureOf(error: Error) {
   if (error instanceof CloudAuthError) return 'auth';
   if (error instanceof CloudRejectedError) return 'rejected';
   return 'transient';

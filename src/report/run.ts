@@ -46,7 +46,7 @@ export class ReportRun {
   constructor(private readonly deps: ReportRunDeps) {}
 
   /** The devices of the last report, UNPLUGGED ones left out. */
-  get lastDevices(): readonly DeviceInfo[] {
+  get lastDevices() {
     return this.last;
   }
 

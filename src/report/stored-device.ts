@@ -9,7 +9,7 @@ const STRINGS = ['serialNumber', 'platformName', 'platformVersion', 'modelName',
 const BOOLEANS = ['isAndroid', 'isIos', 'isEmulator', 'isRooted', 'isHidden', 'addedToCloud'] as const;
 
 /** What is kept of a delivered device in the file: its identity, the fields storedDevice reads back (never its inventory). */
-export function storedFields(info: DeviceInfo): Record<string, unknown> {
+export function storedFields(info: DeviceInfo) {
   const out: Record<string, unknown> = { udid: info.udid, state: info.state, status: info.status };
   for (const key of [...STRINGS, ...BOOLEANS]) if (info[key] !== undefined) out[key] = info[key];
   return out;

@@ -8,7 +8,7 @@ import type { DeviceMapping } from '../actions/device-mapping.js';
 import { claimOf } from '../devices/claims.js';
 import type { Platform } from '../devices/record.js';
 import { cellsOf, fieldsOf, serialOf, type DeviceFeature } from '../devices/feature.js';
-import { placed, type DeviceRow, type RowSubject } from '../devices/feature-view.js';
+import { placed, type DeviceRow } from '../devices/feature-view.js';
 import { hubOfPort, usbBus } from '../util/usb-path.js';
 
 export type { DeviceRow } from '../devices/feature-view.js';
@@ -49,7 +49,7 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, op
     // A device a feature reports while no source lists it (a paused phone, off adb) has no record: the feature names its serial.
     const serial = record?.serial ?? serialOf(features, info.udid) ?? info.udid;
     const claim = record ? claimOf(record, info.udid) : { serial, udid: info.udid };
-    const subject: RowSubject = { info, device: record, serial, claim, claims };
+    const subject = { info, device: record, serial, claim, claims };
     const added = fields.map((f) => ({ place: f.place, item: [f.key, f.value(subject)] as const }));
     const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
     const inventoriedAt = record?.inventoriedAt;

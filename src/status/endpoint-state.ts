@@ -32,7 +32,7 @@ export interface StatusEndpointState {
 }
 
 /** The kept state, or undefined for a file that is not one. Pure. */
-export function parseEndpointState(text: string): StatusEndpointState | undefined {
+export function parseEndpointState(text: string) {
   try {
     const v = JSON.parse(text) as Partial<StatusEndpointState>;
     if (typeof v.pid !== 'number' || typeof v.listen !== 'string' || typeof v.listening !== 'boolean' || typeof v.since !== 'string') return undefined;
@@ -51,7 +51,7 @@ export function parseEndpointState(text: string): StatusEndpointState | undefine
 }
 
 /** The state the daemon kept in the state directory `dir`, if any is readable as one. */
-export function keptState(dir: string): StatusEndpointState | undefined {
+export function keptState(dir: string) {
   try {
     const text = readStateFile(join(dir, STATUS_STATE_FILE), 64 * 1024);
     return text === undefined ? undefined : parseEndpointState(text);

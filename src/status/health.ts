@@ -23,7 +23,7 @@ export interface Health {
 }
 
 /** Healthy: a report reflecting every source's listing went through, the last one recently, and no source says it is down. Pure. */
-export function evaluateHealth(input: HealthInput): Health {
+export function evaluateHealth(input: HealthInput) {
   const reasons = [...input.sourceProblems];
   // A source's problem starts with what is down; what follows a colon is an error text.
   const brief = input.sourceProblems.map((p) => p.split(':')[0]!.slice(0, 80));

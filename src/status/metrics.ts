@@ -78,7 +78,7 @@ export class Exposition {
   }
 }
 
-function clipped(labels: Readonly<Record<string, string>>): Record<string, string> {
+function clipped(labels: Readonly<Record<string, string>>) {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(labels)) out[k] = v.length > MAX_LABEL_CHARS ? `${v.slice(0, MAX_LABEL_CHARS - 1)}…` : v;
   return out;

@@ -47,7 +47,7 @@ interface Shown {
 }
 
 /** How badly a phone needs someone: 2 out of service (or quarantined, or in an open incident), 1 something to look at, 0 nothing. */
-export function troubleOf(row: DeviceRow, more: Record<string, unknown>): 0 | 1 | 2 {
+export function troubleOf(row: DeviceRow, more: Record<string, unknown>) {
   const m = more as Shown;
   if (m.quarantine || openIncident(more) || !row.up) return 2;
   const wear = row.wear as { daysLeft?: number } | undefined;
@@ -57,7 +57,7 @@ export function troubleOf(row: DeviceRow, more: Record<string, unknown>): 0 | 1 
 }
 
 /** Its newest incident, while the phone has not been back in service since it began. */
-export function openIncident(more: Record<string, unknown>): { at: number; kind: string } | undefined {
+export function openIncident(more: Record<string, unknown>) {
   const { inService, incidents } = more as Shown;
   const newest = incidents?.[0];
   if (!newest || !inService || inService.state === 'in_service') return undefined;
@@ -66,7 +66,7 @@ export function openIncident(more: Record<string, unknown>): { at: number; kind:
 }
 
 /** A sort key that orders the numbers in a name by value ("1-1.10" after "1-1.9"). */
-const natural = (name: string): string => name.replace(/\d+/g, (d) => d.padStart(10, '0'));
+const natural = (name: string) => name.replace(/\d+/g, (d) => d.padStart(10, '0'));
 
 export function rackPage(
   rows: readonly DeviceRow[],
@@ -101,9 +101,9 @@ export function rackPage(
   return { host, rows, more, rack, groups, trouble, attention };
 }
 
-const clock = (at: number): string => `${new Date(at).toISOString().slice(11, 16)}Z`;
+const clock = (at: number) => `${new Date(at).toISOString().slice(11, 16)}Z`;
 
-export function phonePage(row: DeviceRow, more: Record<string, unknown>, host: PageHost): PhonePage {
+export function phonePage(row: DeviceRow, more: Record<string, unknown>, host: PageHost) {
   const m = more as Shown;
   const todo: string[] = [];
   if (m.quarantine)

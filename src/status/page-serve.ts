@@ -27,7 +27,7 @@ interface Made {
   gz: Buffer;
 }
 
-function made(body: string, at: number | string, before?: Made): Made {
+function made(body: string, at: number | string, before?: Made) {
   const bytes = Buffer.from(body);
   const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
   // Unchanged: the gzip made before serves again.
@@ -56,7 +56,7 @@ export class PageServer {
   ) {}
 
   /** Answers the page's paths; false for any other. */
-  answer(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  answer(req: IncomingMessage, res: ServerResponse, path: string) {
     const asset = Object.hasOwn(ASSETS, path) ? ASSETS[path]! : undefined;
     if (asset) {
       let m = this.assets.get(path);
@@ -85,7 +85,7 @@ export class PageServer {
     return true;
   }
 
-  private send(req: IncomingMessage, res: ServerResponse, m: Made, type: string, more: Record<string, string> = {}): void {
+  private send(req: IncomingMessage, res: ServerResponse, m: Made, type: string, more: Record<string, string> = {}) {
     const head = { 'content-type': type, 'cache-control': 'no-cache', etag: m.etag, vary: 'accept-encoding', 'x-content-type-options': 'nosniff', ...more };
     if (req.headers['if-none-match'] === m.etag) {
       res.writeHead(304, head).end();

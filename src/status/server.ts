@@ -42,6 +42,8 @@ export interface StatusServerOptions {
 
 const BUSY_LINE_EVERY_MS = 60_000;
 
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
+
 /** A port held by another process is often freed soon (a restart racing its predecessor): try again this often. */
 const RETRY_MS = 30_000;
 
@@ -61,6 +63,8 @@ export class StatusServer {
   private busySaidAt = -Infinity;
   private busyAnswers = 0;
   private readonly pages: PageServer | undefined;
+  /** The host of HOST:PORT, brackets off an IPv6 address; '' when off. */
+  private readonly listenHost: string;
 
   /** Throws a ConfigError for a web configuration file it cannot use: a start without the asked TLS or authentication would expose the endpoint. */
   constructor(
@@ -92,8 +96,8 @@ export class StatusServer {
         (udid) => source.page!(udid),
         () => source.pageVersion?.() ?? '',
       );
-    const listenHost = (/^(.+):\d+$/.exec(listen)?.[1] ?? '').replace(/^\[(.*)\]$/, '$1');
-    this.hostAllowed = hostAllower({ listenHost, hostname: hostname(), allowed: options.hosts ?? [] });
+    this.listenHost = (/^(.+):\d+$/.exec(listen)?.[1] ?? '').replace(/^\[(.*)\]$/, '$1');
+    this.hostAllowed = hostAllower({ listenHost: this.listenHost, hostname: hostname(), allowed: options.hosts ?? [] });
   }
 
   /** The bound address, or undefined: reporting matters more, so the daemon goes on, says so once, keeps it for `doctor`, retries. */
@@ -107,13 +111,11 @@ export class StatusServer {
   }
 
   private async tryListen() {
-    const match = /^(.+):(\d+)$/.exec(this.listen)!;
-    const host = match[1]!.replace(/^\[(.*)\]$/, '$1');
     const server = this.createServer();
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(Number(match[2]), host, () => resolve());
+        server.listen(Number(/:(\d+)$/.exec(this.listen)![1]), this.listenHost, () => resolve());
       });
     } catch (err) {
       const problem = bindProblem(err as NodeJS.ErrnoException, this.listen);
@@ -162,7 +164,7 @@ export class StatusServer {
     this.kept?.save({ pid: process.pid, started: this.started, since: new Date().toISOString(), ...state });
   }
 
-  private createServer(): Server {
+  private createServer() {
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.admit(req, res);
     const tls = this.web.tls;
     if (!tls) return http.createServer(handler);
@@ -191,7 +193,7 @@ export class StatusServer {
           "statusListen's host and this host's name. A scraper or reverse proxy that uses this name: add it to statusHosts (DEVICE_AGENT_STATUS_HOSTS)",
         host.slice(0, 64),
       );
-      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Misdirected Request\n');
+      res.writeHead(421, { ...TEXT, connection: 'close' }).end('Misdirected Request\n');
       return;
     }
     const clientAuth = this.web.tls?.clientAuth;
@@ -199,7 +201,7 @@ export class StatusServer {
       const socket = req.socket as TLSSocket;
       const given = Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
       if ((clientAuth === 'RequireAnyClientCert' && !given) || (clientAuth === 'VerifyClientCertIfGiven' && given && !socket.authorized)) {
-        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('a client certificate is required\n');
+        res.writeHead(403, TEXT).end('a client certificate is required\n');
         return;
       }
     }
@@ -208,12 +210,12 @@ export class StatusServer {
       const answer = await this.auth.check(req.headers.authorization).catch((): AuthAnswer => ({ kind: 'refused' }));
       if (answer.kind === 'busy') {
         this.sayBusy();
-        res.writeHead(429, { 'retry-after': String(answer.retryAfterSeconds), 'content-type': 'text/plain; charset=utf-8' }).end('Too Many Requests\n');
+        res.writeHead(429, { 'retry-after': String(answer.retryAfterSeconds), ...TEXT }).end('Too Many Requests\n');
         return;
       }
       if (answer.kind !== 'allowed') {
         res
-          .writeHead(401, { 'www-authenticate': 'Basic realm="device-agent", charset="UTF-8"', 'content-type': 'text/plain; charset=utf-8' })
+          .writeHead(401, { 'www-authenticate': 'Basic realm="device-agent", charset="UTF-8"', ...TEXT })
           .end('Unauthorized\n');
         return;
       }
@@ -249,12 +251,12 @@ export class StatusServer {
         const health = this.source.health();
         // A status line only: the reasons' details (a proxy's address, the cloud's words) stay in the log and doctor.
         const body = health.ok ? 'ok\n' : `unhealthy: ${health.brief.join('; ')}\n`;
-        res.writeHead(health.ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+        res.writeHead(health.ok ? 200 : 503, TEXT).end(body);
       } else if (path === '/metrics') {
         const body = await this.source.metrics();
         res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(body);
       } else if (!this.pages?.answer(req, res, path!)) {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`try ${this.pages ? '/, ' : ''}/healthz or /metrics\n`);
+        res.writeHead(404, TEXT).end(`try ${this.pages ? '/, ' : ''}/healthz or /metrics\n`);
       }
     } catch (err) {
       limited(this.logger).error(

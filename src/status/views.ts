@@ -8,12 +8,12 @@ import { agentVersion } from '../util/package.js';
 import { agentMetrics } from './collect.js';
 import { deviceMetrics } from './device-metrics.js';
 import { deviceRows, type RowMapping, type RowOptions, type RowRecords } from './device-rows.js';
-import { evaluateHealth, type Health } from './health.js';
+import { evaluateHealth } from './health.js';
 import { Exposition } from './metrics.js';
 import type { StatusSource } from './server.js';
 import type { AgentStats } from '../stats/agent-stats.js';
 import { pageOf, type DeviceFeature } from '../devices/feature.js';
-import { phonePage, rackPage, type PageHost } from './page-data.js';
+import { phonePage, rackPage } from './page-data.js';
 
 /** What the views read of the report loop: the devices of the last report, the cloud's refusals, the period. */
 export interface ReportView {
@@ -60,7 +60,7 @@ export class StatusViews implements StatusSource {
     this.exposition.withProcessSeries();
   }
 
-  health(): Health {
+  health() {
     const { stats, settings, report, sources, clock } = this.deps;
     const interval = report.periodMs;
     return evaluateHealth({
@@ -102,7 +102,7 @@ export class StatusViews implements StatusSource {
     const rows = this.rows(udid);
     const health = this.health();
     const failed = stats.lastFailureAt !== undefined && stats.lastFailureAt > (stats.lastSuccessAt ?? 0);
-    const host: PageHost = {
+    const host = {
       node: this.deps.nodeId,
       agentVersion,
       healthy: health.ok,

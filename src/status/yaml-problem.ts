@@ -26,7 +26,7 @@ const WORDS: Partial<Record<ErrorCode, string>> = {
 };
 
 /** "line L, column C: what"; for an error that is not the yaml package's, no more than its kind. */
-export function yamlProblem(err: unknown): string {
+export function yamlProblem(err: unknown) {
   const { YAMLError } = require('yaml') as typeof Yaml;
   if (!(err instanceof YAMLError)) return 'it cannot be read as YAML';
   const words = WORDS[err.code] ?? `a YAML error (${err.code})`;

@@ -28,12 +28,6 @@ export interface DeliveryFailure {
   retryAfterMs?: number;
 }
 
-/** When reports may start, given pending work: `news` for reports that carry news, `schedule` for a report of the schedule alone. */
-export interface Holds {
-  news: number;
-  schedule: number;
-}
-
 export class CloudBackoff {
   private count = 0;
   /** When news that did not get through goes again; undefined while it waits for the schedule. */
@@ -95,8 +89,11 @@ export class CloudBackoff {
     return this.owed && this.resendAt !== undefined ? Math.max(this.resendAt, this.notBefore ?? -Infinity) : undefined;
   }
 
-  /** The earliest start of a report; newsPending: something besides the schedule waits to be reported. */
-  holds(newsPending: boolean): Holds {
+  /**
+   * The earliest start of a report: `news` for reports that carry news, `schedule` for a report of the schedule alone;
+   * newsPending: something besides the schedule waits to be reported.
+   */
+  holds(newsPending: boolean) {
     const all = this.notBefore ?? -Infinity;
     if (this.count === 0) return { news: all, schedule: all };
     if (this.resendAt === undefined) return { news: Infinity, schedule: all };

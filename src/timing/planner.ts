@@ -20,7 +20,7 @@
 // - a failed-device entry lives only while its device is reported; no retry is planned in the past;
 // - memory is bounded by the devices the last delivered report carried; everything per device is the registry's.
 
-import { FailedDevicePolicy, type RecordResult } from '../cloud/failed-devices.js';
+import { FailedDevicePolicy } from '../cloud/failed-devices.js';
 import type { FailedDevice } from '../cloud/types.js';
 import type { DeviceSnapshot } from '../devices/snapshot.js';
 import type { CollectRequest } from '../platforms/source.js';
@@ -119,15 +119,6 @@ export interface PlannedReport extends ReportPlan {
   refresh: Set<string>;
   /** Record keys not to inventory in this report whatever refresh says: their inventories keep failing and their next try is later. */
   hold: Set<string>;
-}
-
-export interface FinishNotes extends RecordResult {
-  /** failedDevices entries naming a udid the report did not carry: logged, never kept. */
-  unsent: FailedDevice[];
-  /** When a not-delivered report goes out again; undefined: with the next scheduled report. */
-  resendAt: number | undefined;
-  /** Reports in a row the cloud did not take (0 after a delivery or a refusal). */
-  failures: number;
 }
 
 export interface PlannerOptions {
@@ -339,8 +330,13 @@ export class ReportPlanner {
     };
   }
 
-  /** The report handed out by take() ended. */
-  finished(result: ReportResult, now: number): FinishNotes {
+  /**
+   * The report handed out by take() ended. Its notes: the failed devices' news (FailedDevicePolicy.record); `unsent`, the
+   * failedDevices entries naming a udid the report did not carry (logged, never kept); `resendAt`, when a not-delivered
+   * report goes out again (undefined: with the next scheduled report); `failures`, reports in a row the cloud did not
+   * take (0 after a delivery or a refusal).
+   */
+  finished(result: ReportResult, now: number) {
     this.inFlight = false;
     // Spent at the end, not the start: the PUT went in between, so the budget bounds the PUTs the cloud sees.
     if (this.spends) this.budget.spend(now);

@@ -17,7 +17,7 @@ export interface NoProxyList {
   ignored: string[];
 }
 
-export function parseNoProxy(text: string | undefined): NoProxyList {
+export function parseNoProxy(text: string | undefined) {
   const entries: NoProxyEntry[] = [];
   const ignored: string[] = [];
   for (const token of (text ?? '').split(/[\s,]+/)) {

@@ -87,7 +87,7 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
   });
 }
 
-function answerFailure(status: number, statusText: string, headers: Record<string, string | string[] | undefined>): TunnelFailure {
+function answerFailure(status: number, statusText: string, headers: Record<string, string | string[] | undefined>) {
   const authenticate = challengeSchemes(headers['proxy-authenticate']);
   const squid = headers['x-squid-error'];
   const failure: TunnelFailure = { step: 'answer', status, statusText, authenticate };
