@@ -58,7 +58,7 @@ export function parseJsonObject(body: string): ParsedObject {
   return { ok: true, value: json as Record<string, unknown> };
 }
 
-function parseJson(text: string) {
+export function parseJson(text: string) {
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -17,7 +17,6 @@ export const MESSAGE_MAX_CHARS = 1024;
 
 /** The agent's words within the message's limit: cut after the last whole word that fits, "…" marking the cut. */
 export function withinMessage(text: string) {
-  if (text.length <= MESSAGE_MAX_CHARS) return text;
   const chars = [...text];
   if (chars.length <= MESSAGE_MAX_CHARS) return text;
   const cut = chars.slice(0, MESSAGE_MAX_CHARS - 1).join('');

@@ -1,6 +1,8 @@
 // Whether a 502, 503 or 504 came from a gateway in front of the cloud (its own page, not the API's JSON): the hop
 // behind it failed, which is where the operator or the lab's network team must look. Pure.
 
+import { parseJson } from './answer.js';
+
 const GATEWAY_STATUSES: Record<number, string> = {
   502: 'it could not reach the cloud or got no valid answer from it',
   503: 'it has no cloud server to send the request to, or is overloaded',
@@ -14,7 +16,7 @@ const NAME_CHARS = 60;
 export function gatewayOf(status: number, server: string | undefined, body: string) {
   if (GATEWAY_STATUSES[status] === undefined) return undefined;
   const text = body.trim();
-  if (text === '' || isJson(text)) return undefined;
+  if (text === '' || parseJson(text) !== undefined) return undefined;
   const name = (server ?? '')
     .replace(/[^\x20-\x7e]/g, '')
     .trim()
@@ -29,13 +31,4 @@ export function gatewayReason(status: number, statusText: string, gateway: strin
     `HTTP ${status}${text} from ${gateway} in front of the cloud, not from the cloud's API: ` +
     `this host reaches the gateway, and the hop behind it failed (${GATEWAY_STATUSES[status] ?? 'it failed'})`
   );
-}
-
-function isJson(text: string) {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }

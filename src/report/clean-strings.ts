@@ -7,11 +7,9 @@ export const REPLACEMENT = '\ufffd';
 
 // C0 controls but tab (09) and newline (0a), DEL, and the C1 controls: Unicode's Cc.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 export function cleanString(text: string) {
-  const formed = text.isWellFormed() ? text : text.toWellFormed();
-  return HAS_CONTROL.test(formed) ? formed.replace(CONTROL, REPLACEMENT) : formed;
+  return text.toWellFormed().replace(CONTROL, REPLACEMENT);
 }
 
 // On a terminal a newline or tab in a cell starts a row or column of its own (a phone named "x\nFAKE01  device ..."

@@ -9,9 +9,9 @@ import type { DeviceRegistry } from '../devices/registry.js';
 export function notesOf(
   platform: Platform,
   o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
-): (key: string) => string[] {
+) {
   const peers = o.registry.list(platform);
-  return (key) => {
+  return (key: string) => {
     const record = o.registry.get(key);
     if (!record) return [];
     const notes: string[] = [];

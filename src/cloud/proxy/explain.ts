@@ -2,7 +2,7 @@
 // piece of advice per kind. Pure.
 
 import type { ProxyEndpoint } from '../../config/proxy-url.js';
-import type { TunnelFailure } from './tunnel.js';
+import { describeFailure, type TunnelFailure } from './tunnel.js';
 
 export type ProxyProblem = 'unreachable' | 'closed' | 'timeout' | 'credentials' | 'forbidden' | 'upstream' | 'refused' | 'untrusted-certificate';
 
@@ -29,11 +29,13 @@ const CA_ADVICE =
 
 export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailure) {
   const { proxy, setting, target } = context;
+  // The tunnel's own words (tunnel.ts), where they say all.
+  const reason = describeFailure(proxy.label, target, failure);
   switch (failure.step) {
     case 'connect':
       return explained(
         'unreachable',
-        `proxy ${proxy.label} is not reachable (${failure.code})`,
+        reason,
         `check the proxy's host and port in ${setting}, and that the proxy is running`,
         true,
       );
@@ -50,14 +52,14 @@ export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailu
       }
       return explained(
         'closed',
-        `proxy ${proxy.label} closed the connection before answering CONNECT ${target} (${failure.code})`,
+        reason,
         `check that ${setting} names an HTTP proxy, and the proxy's own log`,
         true,
       );
     case 'timeout':
       return explained(
         'timeout',
-        `proxy ${proxy.label} did not open a tunnel to ${target} within ${failure.ms} ms`,
+        reason,
         `check that ${setting} names the right proxy and that the proxy reaches the cloud`,
         true,
       );

@@ -101,7 +101,7 @@ export function challengeSchemes(value: string | string[] | undefined) {
   return [...new Set(list.map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean))];
 }
 
-function describeFailure(proxy: string, target: string, failure: TunnelFailure) {
+export function describeFailure(proxy: string, target: string, failure: TunnelFailure) {
   switch (failure.step) {
     case 'connect':
       return `proxy ${proxy} is not reachable (${failure.code})`;
