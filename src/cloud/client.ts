@@ -68,8 +68,7 @@ export class CloudClient {
    */
   async putDevices(body: ReportBody, opts: PutOptions = {}) {
     const operation = 'PUT /devices';
-    const payload = JSON.stringify(body);
-    const res = await this.attempt(operation, 'PUT', '/devices', { body: payload, signal: opts.signal, deadline: opts.deadline });
+    const res = await this.attempt(operation, 'PUT', '/devices', { ...opts, body: JSON.stringify(body) });
     const parsed = parseReportAnswer(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);
     if (parsed.dropped > 0) {
@@ -79,9 +78,8 @@ export class CloudClient {
         'the cloud listed failedDevices entries without a udid; they were ignored',
       );
     }
-    const answer = parsed.answer;
-    this.logger.debug({ operation, devices: body.devices.length, failed: answer.failedDevices.length }, 'report delivered');
-    return answer;
+    this.logger.debug({ operation, devices: body.devices.length, failed: parsed.answer.failedDevices.length }, 'report delivered');
+    return parsed.answer;
   }
 
   /** GET /devices/{id}/status; undefined on 404. An id that cannot be a path segment rejects, as any other failure. */

@@ -262,7 +262,9 @@ export class Reporter {
       const retryAfterMs = error instanceof CloudUnavailableError ? error.retryAfterMs : undefined;
       deps.registry.timeline.notDelivered(error.message, sentAt ?? deps.clock.monotonic());
       reportedAll(deps.features, { delivered: false, why: error.message });
-      return { delivered: false, error, failure: failureOf(error), retryAfterMs, body };
+      // How timing treats it: a refusal waits for the schedule, anything else is resent with backoff.
+      const failure = error instanceof CloudAuthError ? 'auth' : error instanceof CloudRejectedError ? 'rejected' : 'transient';
+      return { delivered: false, error, failure, retryAfterMs, body };
     }
   }
   /** What a report in flight waits for now (the cloud, named devices' inventories, the host's figures), for the shutdown line. */
@@ -321,13 +323,6 @@ function union(reported: DeviceInfo[], sending: DeviceInfo[]) {
   const byUdid = new Map(reported.map((d) => [d.udid, d]));
   for (const d of sending) if (d.status !== STATUS_UNPLUGGED) byUdid.set(d.udid, d);
   return [...byUdid.values()];
-}
-
-/** How timing treats a report that was not delivered. */
-export function failureOf(error: Error) {
-  if (error instanceof CloudAuthError) return 'auth';
-  if (error instanceof CloudRejectedError) return 'rejected';
-  return 'transient';
 }
 
 /** One log line for a report that was not delivered, saying when it goes out again. */

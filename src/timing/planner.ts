@@ -264,10 +264,8 @@ export class ReportPlanner {
   /** When take() has something to hand out; undefined while a report is in flight. */
   nextAt(now: number) {
     if (this.inFlight) return undefined;
-    let earliest = Infinity;
-    for (const at of this.dueTimes(now).values()) earliest = Math.min(earliest, at);
     // A source's first listing says nothing when it comes: look again shortly.
-    if (this.awaitingListing(now)) earliest = Math.min(earliest, now + LISTING_POLL_MS);
+    const earliest = Math.min(...this.dueTimes(now).values(), this.awaitingListing(now) ? now + LISTING_POLL_MS : Infinity);
     return earliest === Infinity ? undefined : Math.max(now, earliest);
   }
 
@@ -366,12 +364,16 @@ export class ReportPlanner {
 
   /** Every retry time the planner holds or reads (resend, failed devices, inventories), for checks. */
   plannedRetries() {
-    const times: number[] = [];
-    for (const d of this.devices.list()) if (this.o.ready(d) && d.failures > 0 && !d.probing) times.push(this.retryAt(d));
+    const times = this.probeRetries();
     for (const f of this.failed.current()) times.push(f.nextRetryAt);
     const resend = this.cloud.resendDue();
     if (resend !== undefined) times.push(resend);
     return times;
+  }
+
+  /** When each ready device whose inventories keep failing, none being asked now, is asked again. */
+  private probeRetries() {
+    return this.devices.list().flatMap((d) => (this.o.ready(d) && d.failures > 0 && !d.probing ? [this.retryAt(d)] : []));
   }
 
   /** When a device whose inventories keep failing is asked again. */
@@ -392,8 +394,7 @@ export class ReportPlanner {
     }
     const failedAt = this.failed.nextRetryAt();
     if (failedAt !== undefined) due.set('failed-device-retry', failedAt);
-    let probeAt = Infinity;
-    for (const d of this.devices.list()) if (this.o.ready(d) && d.failures > 0 && !d.probing) probeAt = Math.min(probeAt, this.retryAt(d));
+    const probeAt = Math.min(...this.probeRetries());
     if (probeAt !== Infinity) due.set('inventory-retry', probeAt);
     const resendAt = this.cloud.resendDue();
     if (resendAt !== undefined) due.set('resend', resendAt);
