@@ -3,6 +3,7 @@
 // phones on no port in groups of their own; the phones that need someone first. Pure: the views hand it the rows. It
 // holds no time of its own, so that it changes only when what it shows does (the page asks with its ETag).
 import type { DeviceRow } from '../devices/feature-view.js';
+import { compareStrings } from '../util/compare.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 import { hubOfPort, usbBus } from '../util/usb-path.js';
 
@@ -77,7 +78,7 @@ export function rackPage(
   const rack: RackPage['rack'] = [];
   const groups: RackPage['groups'] = [];
   const keys = rows.map((r) => natural(r.usb ?? r.serial));
-  const order = rows.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+  const order = rows.map((_, i) => i).sort((a, b) => compareStrings(keys[a]!, keys[b]!));
   for (const i of order) {
     const row = rows[i]!;
     const bus = usbBus(row.usb);

@@ -175,7 +175,7 @@ export class StatusServer {
       handler,
     );
     // A rotated certificate (certbot, short-lived ones) is served without a restart.
-    new TlsReloader({ certFile: tls.certFile, keyFile: tls.keyFile }, base, this.logger, Date.now, this.options.tlsCheckMs).attach(server);
+    new TlsReloader({ certFile: tls.certFile, keyFile: tls.keyFile }, base, this.logger, this.options.tlsCheckMs).attach(server);
     return server;
   }
 

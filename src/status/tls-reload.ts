@@ -36,7 +36,6 @@ export class TlsReloader {
     /** The options of the context in use, but for cert and key. */
     private readonly base: Omit<SecureContextOptions, 'cert' | 'key'>,
     private readonly logger: Logger,
-    private readonly now: () => number = () => Date.now(),
     private readonly checkMs = CHECK_MS,
   ) {
     this.seen = this.identities();
@@ -49,7 +48,7 @@ export class TlsReloader {
 
   /** Puts a changed pair in place; returns true when it did. */
   check(server: { setSecureContext(options: SecureContextOptions): void }) {
-    const now = this.now();
+    const now = Date.now();
     if (now - this.lastCheck < this.checkMs && now >= this.lastCheck) return false;
     this.lastCheck = now;
     const current = this.identities();
