@@ -93,10 +93,10 @@ export class CloudClient {
   }
 
   /** One GET /devices for the doctor: resolves with the cloud's clock when the credentials are accepted. */
-  async checkCredentials(opts: { signal?: AbortSignal } = {}) {
+  async checkCredentials() {
     const operation = 'GET /devices';
     const started = systemClock.wall();
-    const res = await this.attempt(operation, 'GET', '/devices', { signal: opts.signal });
+    const res = await this.attempt(operation, 'GET', '/devices', {});
     const ended = systemClock.wall();
     const parsed = parseJsonObject(res.body);
     if (!parsed.ok) throw new CloudProtocolError(operation, res.status, res.contentType, res.body, parsed.problem);

@@ -334,7 +334,7 @@ export function logNotDelivered(
   failed: { error: Error; failure: Failure; retryAfterMs?: number },
   next: { resendInMs: number | undefined; failures: number },
   /** Failures of the same kind since the last such line, not logged each (run.ts). */
-  heldBack = 0,
+  heldBack: number,
   /** The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts). */
   changed?: { was: string; now: string },
 ) {
@@ -384,7 +384,7 @@ const MESSAGE_CHARS = 300;
  * What the cloud's failedDevices said, in a bounded number of lines: a warning with advice for each of the first devices
  * it did not store, one line for the rest, one for entries naming devices not carried; each rate-limited across reports.
  */
-export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[], unsent: readonly FailedDevice[] = []) {
+export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[], unsent: readonly FailedDevice[]) {
   const log = limited(logger);
   for (const f of failed.slice(0, NAMED)) {
     const message = clip(f.message);

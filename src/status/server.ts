@@ -144,7 +144,7 @@ export class StatusServer {
     this.lastProblem = undefined;
     this.keep({ listen: this.listen, listening: true, bound });
     this.logger.info(
-      { listen: bound, tls: Boolean(this.web.tls), basicAuth: this.auth.required, ...(this.web.tls ? { clientCerts: this.web.tls.clientAuth } : {}) },
+      { listen: bound, tls: Boolean(this.web.tls), basicAuth: this.auth.required, ...(this.web.tls && { clientCerts: this.web.tls.clientAuth }) },
       'status endpoint listening (/healthz, /metrics)',
     );
     return bound;
@@ -169,7 +169,7 @@ export class StatusServer {
     const tls = this.web.tls;
     if (!tls) return http.createServer(handler);
     const asks = tls.clientAuth !== 'NoClientCert';
-    const base = { ...(tls.ca ? { ca: tls.ca } : {}), minVersion: tls.minVersion };
+    const base = { ...(tls.ca && { ca: tls.ca }), minVersion: tls.minVersion };
     const server = https.createServer(
       { cert: tls.cert, key: tls.key, ...base, requestCert: asks, rejectUnauthorized: tls.clientAuth === 'RequireAndVerifyClientCert' },
       handler,

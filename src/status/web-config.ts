@@ -87,7 +87,7 @@ export function loadWebConfig(path: string): WebConfig {
       key,
       certFile: where('cert_file')!,
       keyFile: where('key_file')!,
-      ...(ca ? { ca } : {}),
+      ...(ca && { ca }),
       clientAuth: authType as ClientAuth,
       minVersion: MIN_VERSIONS[min as keyof typeof MIN_VERSIONS],
     };

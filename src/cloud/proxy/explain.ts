@@ -69,7 +69,7 @@ export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailu
 }
 
 /** A status the proxy itself answered: to CONNECT, or (407) to a plain http request sent through it. */
-export function explainStatus(context: ProxyContext, status: number, statusText: string, authenticate: readonly string[] = [], proxyError?: string) {
+export function explainStatus(context: ProxyContext, status: number, statusText: string, authenticate: readonly string[], proxyError?: string) {
   const { proxy, setting, target } = context;
   const answered = `${status}${statusText ? ` ${statusText}` : ''}${proxyError ? `, ${proxyError}` : ''}`;
   // tinyproxy answers 401 to wrong credentials where squid answers 407.
