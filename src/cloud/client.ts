@@ -218,7 +218,6 @@ export class CloudClient {
  */
 function translateRequestError(operation: string, error: unknown, timeoutMs: number, signal: AbortSignal | undefined, proxy?: ProxyContext) {
   if (signal?.aborted) return abortReason(signal);
-  if (error instanceof CloudError) return error;
   if (error instanceof ProxyTunnelError && proxy) {
     const status = error.failure.step === 'answer' ? error.failure.status : undefined;
     return new CloudProxyError(operation, proxy.proxy.label, explainTunnelFailure(proxy, error.failure), { code: error.code, status });

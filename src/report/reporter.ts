@@ -94,21 +94,7 @@ export class Reporter {
     const { deps } = this;
     const t0 = deps.clock.monotonic();
     const timeoutMs = request.waitForAll ? undefined : deps.collectTimeoutMs;
-    const runs = await Promise.all(
-      deps.sources.map((s) =>
-        this.while(
-          s,
-          execute(s, request, {
-            registry: deps.registry,
-            presence: deps.registry.presence,
-            features: deps.features,
-            clock: deps.clock,
-            logger: deps.logger,
-            timeoutMs,
-          }),
-        ),
-      ),
-    );
+    const runs = await Promise.all(deps.sources.map((s) => this.while(s, execute(s, request, { ...deps, presence: deps.registry.presence, timeoutMs }))));
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
     // The owed devices, asked once: a source's last reading joins before health judges it, a held-off device after.
     const present = runs.flatMap((r) => r.devices);

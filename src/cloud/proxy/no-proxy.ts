@@ -96,7 +96,7 @@ function parseEntry(token: string): NoProxyEntry | undefined {
   if (text.startsWith('.')) text = text.slice(1);
   if (text.endsWith('.')) text = text.slice(0, -1);
   if (text === '' || !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(text)) return undefined;
-  return port === undefined ? { kind: 'host', name: text } : { kind: 'host', name: text, port };
+  return { kind: 'host', name: text, ...(port && { port }) };
 }
 
 /** An address entry; null when it looks like an address but is not a valid one; undefined when it is a name. */
@@ -116,9 +116,7 @@ function addressEntry(text: string, port: number | undefined): NoProxyEntry | nu
   }
   const subnet = new BlockList();
   subnet.addSubnet(address, bits, `ipv${family}`);
-  const entry: NoProxyEntry = { kind: 'address', family, address, bits, subnet };
-  if (port !== undefined) entry.port = port;
-  return entry;
+  return { kind: 'address', family, address, bits, subnet, ...(port && { port }) };
 }
 
 function portOf(text: string) {
