@@ -174,8 +174,8 @@ export class CloudClient {
         body: opts.body,
         timeoutMs,
         signal: opts.signal,
-        ...(context && { proxy: context.proxy }),
-        ...(this.options.secureContext && { secureContext: this.options.secureContext }),
+        proxy: context?.proxy,
+        secureContext: this.options.secureContext,
       });
     } catch (error) {
       throw translateRequestError(operation, error, timeoutMs, opts.signal, context);

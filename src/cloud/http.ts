@@ -206,7 +206,7 @@ function tlsOver(socket: Socket, host: string, secureContext: SecureContext | un
     host,
     // SNI carries names only, never an address literal.
     ...(isIP(host) ? {} : { servername: host }),
-    ...(secureContext && { secureContext }),
+    secureContext,
     rejectUnauthorized: true,
   });
 }

@@ -286,13 +286,13 @@ export class Reporter {
     const { logger, clock } = this.deps;
     logger.debug(fields, 'report delivered');
     const at = clock.monotonic();
-    this.quiet ??= { count: 0, since: at };
-    this.quiet.count++;
-    if (at - this.quiet.since < REPORT_SUMMARY_MS) return;
-    const minutes = Math.round((at - this.quiet.since) / 60_000);
+    const quiet = (this.quiet ??= { count: 0, since: at });
+    quiet.count++;
+    if (at - quiet.since < REPORT_SUMMARY_MS) return;
+    const minutes = Math.round((at - quiet.since) / 60_000);
     logger.info(
-      { reports: this.quiet.count, minutes, devices: fields.devices, failedDevices: fields.failedDevices },
-      `${this.quiet.count} report${this.quiet.count === 1 ? '' : 's'} without news (scheduled, or only for the changes of flapping phones) delivered in the last ${minutes} min (each logged at debug); the last carried ${fields.devices} device${fields.devices === 1 ? '' : 's'}`,
+      { reports: quiet.count, minutes, devices: fields.devices, failedDevices: fields.failedDevices },
+      `${quiet.count} report${quiet.count === 1 ? '' : 's'} without news (scheduled, or only for the changes of flapping phones) delivered in the last ${minutes} min (each logged at debug); the last carried ${fields.devices} device${fields.devices === 1 ? '' : 's'}`,
     );
     this.quiet = { count: 0, since: at };
   }
@@ -327,7 +327,8 @@ export function logNotDelivered(
   const { error, failure, retryAfterMs } = failed;
   const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
   let when: string;
-  if (failure !== 'transient') when = 'it is sent again with the next scheduled report (resending the same report cannot help)';
+  const refused = failure !== 'transient';
+  if (refused) when = 'it is sent again with the next scheduled report (resending the same report cannot help)';
   else if (next.resendInMs !== undefined)
     when = `the current inventory is sent again in about ${Math.round(next.resendInMs / 1000)} s, or with the next scheduled report`;
   else when = 'the next scheduled report carries the current inventory';
@@ -339,7 +340,6 @@ export function logNotDelivered(
   const other = changed ? `; it fails another way now: ${changed.now} (before: ${changed.was})` : '';
   // A refusal (401, 403, another 4xx) says what to check in its own text: the line says it, then what happens next.
   // Settings (the credentials, the base URL) are read at start: fixed, they take a restart.
-  const refused = failure !== 'transient';
   if (refused)
     when =
       failure === 'auth' || (error instanceof CloudRejectedError && error.status === 404)

@@ -68,7 +68,6 @@ export class ReportRun {
 
   /** Carries out the plan the timer handed out; the outcome goes back to the planner. */
   fire(plan: PlannedReport) {
-    const { planner } = this.deps;
     const waiters = plan.triggers.includes('requested') ? this.waiters.splice(0) : [];
     this.building = true;
     this.inFlight = this.deps.reporter
@@ -79,7 +78,7 @@ export class ReportRun {
       })
       .catch((err: unknown) => {
         // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
-        planner.finished({ delivered: false, failure: 'transient' }, this.now());
+        this.deps.planner.finished({ delivered: false, failure: 'transient' }, this.now());
         limited(this.deps.logger).error(
           'report-unexpected-failure',
           { err: err instanceof Error ? err.message : String(err) },
