@@ -28,6 +28,8 @@ export function evaluateHealth(input: HealthInput) {
   // A source's problem starts with what is down; what follows a colon is an error text.
   const brief = input.sourceProblems.map((p) => p.split(':')[0]!.slice(0, 80));
   const refusal = input.refusal;
+  const upSeconds = Math.round((input.now - input.startedAt) / 1000);
+  const lastFailure = input.lastFailure ? `; last failure: ${input.lastFailure}` : '';
   if (refusal) {
     // Waiting cannot cure it: named from the first refusal, not as a report grown too old minutes later. It
     // stands for the other reasons of the cloud's part (no report delivered, too old): it is their cause.
@@ -36,17 +38,17 @@ export function evaluateHealth(input: HealthInput) {
   } else if (input.lastSuccessAt !== undefined && !input.listingDelivered) {
     brief.push('no report of every source delivered');
     reasons.push(
-      `no report made after every source had listed its devices has been delivered since the start ${Math.round((input.now - input.startedAt) / 1000)} s ago`,
+      `no report made after every source had listed its devices has been delivered since the start ${upSeconds} s ago`,
     );
   } else if (input.lastSuccessAt === undefined) {
     brief.push('no report delivered');
     reasons.push(
-      `no report delivered since the start ${Math.round((input.now - input.startedAt) / 1000)} s ago${input.lastFailure ? `; last failure: ${input.lastFailure}` : ''}`,
+      `no report delivered since the start ${upSeconds} s ago${lastFailure}`,
     );
   } else if (input.now - input.lastSuccessAt > input.maxReportAgeMs) {
     brief.push('last report too old');
     reasons.push(
-      `the last report was delivered ${Math.round((input.now - input.lastSuccessAt) / 1000)} s ago (limit ${Math.round(input.maxReportAgeMs / 1000)} s)${input.lastFailure ? `; last failure: ${input.lastFailure}` : ''}`,
+      `the last report was delivered ${Math.round((input.now - input.lastSuccessAt) / 1000)} s ago (limit ${Math.round(input.maxReportAgeMs / 1000)} s)${lastFailure}`,
     );
   }
   return { ok: reasons.length === 0, reasons, brief };

@@ -78,16 +78,10 @@ export class StatusViews implements StatusSource {
 
   /** The devices of the last report as rows (list's columns, the per-device metrics); the one of this udid only, when given. */
   rows(udid?: string) {
-    const { report, registry, hubPorts, platformNames, mapping, features, hubNames } = this.deps;
+    const { report, registry, hubPorts, platformNames } = this.deps;
     const devices = udid === undefined ? report.lastDevices : report.lastDevices.filter((d) => d.udid === udid);
-    return deviceRows(devices, registry, {
-      ports: hubPorts,
-      names: platformNames,
-      mapping,
-      features,
-      facts: this.deps.facts,
-      hubNames,
-    });
+    // The mapping, features, facts and hub names go as the views were given them.
+    return deviceRows(devices, registry, { ...this.deps, ports: hubPorts, names: platformNames });
   }
 
   /** What the rack's data is made of changes with this: each report that ends (its devices, its outcome), and the minute (in-service time, health). */

@@ -132,19 +132,14 @@ const CHECKS = { capacity: 4, refillMs: 500 };
 export class BasicAuth {
   private readonly passed = new Map<string, Buffer>();
   private readonly key = randomBytes(32);
-  private readonly compare: (password: string, hash: string) => Promise<boolean>;
   private readonly budget = new TokenBucket(CHECKS);
-  private readonly now: () => number;
   /** Checked against for an unknown user, so that the answer takes as long as for a known one; made at the first need. */
   private static decoy: string | undefined;
 
   constructor(
     private readonly users: ReadonlyMap<string, string>,
-    options: BasicAuthOptions = {},
-  ) {
-    this.compare = options.compare ?? ((password, hash) => bcrypt().compare(password, hash));
-    this.now = options.now ?? (() => performance.now());
-  }
+    private readonly options: BasicAuthOptions = {},
+  ) {}
 
   get required() {
     return this.users.size > 0;
@@ -164,11 +159,12 @@ export class BasicAuth {
     const digest = createHmac('sha256', this.key).update(`${user}\0${password}`).digest();
     const known = this.passed.get(user);
     if (hash && known && timingSafeEqual(known, digest)) return ALLOWED;
-    const now = this.now();
+    const now = this.options.now?.() ?? performance.now();
     const wait = this.budget.freeAt(now) - now;
     if (wait > 0) return { kind: 'busy', retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
     this.budget.spend(now);
-    const ok = await this.compare(password, hash ?? (BasicAuth.decoy ??= bcrypt().hashSync('device-agent decoy', 10)));
+    const against = hash ?? (BasicAuth.decoy ??= bcrypt().hashSync('device-agent decoy', 10));
+    const ok = await (this.options.compare?.(password, against) ?? bcrypt().compare(password, against));
     if (ok && hash) {
       this.passed.set(user, digest);
       return ALLOWED;
