@@ -26,12 +26,6 @@ export interface ExecuteOptions {
   timeoutMs: number | undefined;
 }
 
-class CollectTimeout extends Error {
-  constructor(ms: number) {
-    super(`it did not answer within ${Math.round(ms / 1000)} s`);
-  }
-}
-
 /** Why a failed source's devices are carried: one entry per source, which its next answer ends. */
 export function sourceFailed(source: Pick<DeviceSource, 'platform'>): PresenceReason {
   return { kind: 'source-failed', scope: source.platform };
@@ -47,7 +41,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
         ? await collecting
         : await Promise.race([
             collecting,
-            new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new CollectTimeout(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
+            new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new Error(`it did not answer within ${Math.round(o.timeoutMs! / 1000)} s`)), o.timeoutMs!, { unref: true }))),
           ]);
     o.presence.end(sourceFailed(source));
     const notes = notesOf(source.platform, o);

@@ -14,18 +14,14 @@ export interface TokenBucketOptions {
 }
 
 export class TokenBucket {
-  /** Credit in ms of refill (a token is refillMs of it), at `at`. */
-  private credit: number;
+  /** Credit in ms of refill (a token is refillMs of it), at `at`; full before the first spend, `at` being -Infinity. */
+  private credit = 0;
   private at = -Infinity;
-  private readonly full: number;
 
-  constructor(private readonly o: TokenBucketOptions) {
-    this.full = o.capacity * o.refillMs;
-    this.credit = this.full;
-  }
+  constructor(private readonly o: TokenBucketOptions) {}
 
   private creditAt(now: number) {
-    return Math.min(this.full, this.credit + (now - this.at));
+    return Math.min(this.o.capacity * this.o.refillMs, this.credit + (now - this.at));
   }
 
   /** The earliest time, `now` or later, at which a token is free. */
