@@ -202,9 +202,11 @@ export class CloudClient {
         const { status, statusMessage } = answer;
         const retryAfterMs = parseRetryAfter(firstHeader(res.headers['retry-after']), systemClock.wall());
         const gateway = gatewayOf(status, firstHeader(res.headers.server), answer.body);
-        throw gateway === undefined
-          ? new CloudUnavailableError(operation, `HTTP ${status}${statusMessage ? ` ${statusMessage}` : ''}`, { status, retryAfterMs })
-          : new CloudUnavailableError(operation, gatewayReason(status, statusMessage, gateway), { status, retryAfterMs, way: `HTTP ${status} from a gateway` });
+        throw new CloudUnavailableError(
+          operation,
+          gateway === undefined ? `HTTP ${status}${statusMessage ? ` ${statusMessage}` : ''}` : gatewayReason(status, statusMessage, gateway),
+          { status, retryAfterMs, way: gateway && `HTTP ${status} from a gateway` },
+        );
       }
       case 'rejected':
         throw new CloudRejectedError(operation, answer.status, answer.body);

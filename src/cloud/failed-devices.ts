@@ -65,11 +65,7 @@ export class FailedDevicePolicy {
 
   /** The earliest retry time of any failed device, or undefined when none failed. */
   nextRetryAt() {
-    let earliest: number | undefined;
-    for (const e of this.entries.values()) {
-      if (earliest === undefined || e.nextRetryAt < earliest) earliest = e.nextRetryAt;
-    }
-    return earliest;
+    return this.entries.size === 0 ? undefined : Math.min(...[...this.entries.values()].map((e) => e.nextRetryAt));
   }
 
   /** Snapshot for status and metrics, oldest failure first. */

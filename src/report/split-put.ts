@@ -58,8 +58,8 @@ export async function putSplitting(sink: ReportSink, body: ReportBody, opts: Put
   };
   const size = remembered?.size;
   const now = remembered?.now ?? 0;
-  const chunk = size?.devices !== undefined && size.until !== undefined && now < size.until ? size.devices : body.devices.length;
-  for (let i = 0; i < body.devices.length || i === 0; i += Math.max(1, chunk)) await put(body.devices.slice(i, i + Math.max(1, chunk)));
+  const chunk = Math.max(1, size?.devices !== undefined && size.until !== undefined && now < size.until ? size.devices : body.devices.length);
+  for (let i = 0; i < body.devices.length || i === 0; i += chunk) await put(body.devices.slice(i, i + chunk));
   if (size) {
     if (refused > 0) Object.assign(size, { devices: Math.max(1, largest), until: now + REMEMBER_MS });
     else if (chunk >= body.devices.length) Object.assign(size, { devices: undefined, until: undefined });

@@ -36,12 +36,9 @@ const SETTING_NAMES = {
 
 /** Throws on an unusable proxy URL; config validation has caught those before. */
 export function planProxies(settings: ProxySettings): ProxyPlan {
-  const plan: ProxyPlan = { noProxy: parseNoProxy(settings.noProxy) };
   const https = endpoint(settings.httpsProxy, SETTING_NAMES.https);
   const http = endpoint(settings.httpProxy, SETTING_NAMES.http);
-  if (https) plan.https = https;
-  if (http) plan.http = http;
-  return plan;
+  return { noProxy: parseNoProxy(settings.noProxy), ...(https && { https }), ...(http && { http }) };
 }
 
 export function routeFor(plan: ProxyPlan, url: URL): Route {
