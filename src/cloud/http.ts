@@ -44,30 +44,25 @@ export class HttpTimeoutError extends Error {
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** A kept-alive socket the server had closed failed the request at once, before any answer. */
-class StaleSocketError extends Error {
-  constructor(readonly original: Error) {
-    super(original.message);
-  }
-}
+class StaleSocketError extends Error {}
 
 /**
  * One exchange. A request that fails at once on a reused keep-alive socket (closed as it was picked up: common near a
  * load balancer's idle timeout) goes again once on a new connection, or the daemon would lose the report to that race.
  */
-export async function httpRequest(request: HttpRequest): Promise<HttpResponse> {
+export async function httpRequest(request: HttpRequest) {
   const started = Date.now();
   try {
     return await exchange(request, false);
   } catch (error) {
     if (!(error instanceof StaleSocketError)) throw error;
-    return exchange({ ...request, timeoutMs: Math.max(1, request.timeoutMs - (Date.now() - started)) }, true).catch((e: unknown) => {
-      throw e instanceof StaleSocketError ? e.original : e;
-    });
+    // A new connection is never a reused one: this one fails as it fails.
+    return exchange({ ...request, timeoutMs: Math.max(1, request.timeoutMs - (Date.now() - started)) }, true);
   }
 }
 
-function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpResponse> {
-  return new Promise((resolve, reject) => {
+function exchange(request: HttpRequest, freshSocket: boolean) {
+  return new Promise<HttpResponse>((resolve, reject) => {
     const { signal, url, proxy } = request;
     if (signal?.aborted) {
       reject(abortReason(signal));
@@ -161,7 +156,7 @@ function exchange(request: HttpRequest, freshSocket: boolean): Promise<HttpRespo
       send(
         () => (secure ? https : http).request(url, options, onResponse),
         (error: NodeJS.ErrnoException) =>
-          !head && outgoing?.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') ? new StaleSocketError(error) : error,
+          !head && outgoing?.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') ? new StaleSocketError(error.message) : error,
       );
     } else if (!secure) {
       let reached = false;
