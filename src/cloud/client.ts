@@ -234,7 +234,8 @@ function translateRequestError(operation: string, error: unknown, timeoutMs: num
     return new CloudUnavailableError(operation, `the server does not answer HTTP: ${notHttp(error)}`, { code, retryable: false, way: 'not HTTP' });
   }
   const firstLine = typeof e.message === 'string' ? (e.message.split('\n')[0] ?? '') : '';
-  const message = maskString(stripUserinfo(firstLine)).slice(0, 200);
+  // Without the user info of any URL in it.
+  const message = maskString(firstLine.replace(/\/\/[^/\s@]+@/g, '//')).slice(0, 200);
   const ssl = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1];
   const tls = ssl !== undefined || (code !== undefined && /CERT|SSL|TLS|SELF_SIGNED|VERIFY|ERR_OSSL|EPROTO/.test(code));
   if (tls && proxy && code !== undefined && /CERT|SELF_SIGNED|VERIFY/.test(code) && !/EXPIRED|NOT_YET_VALID/.test(code)) {
@@ -264,10 +265,6 @@ function notHttp(error: unknown) {
   }
   const sample = JSON.stringify(bytes.subarray(0, 48).toString('latin1')).slice(1, -1);
   return `it sent "${sample}"; check the host and port of DEVICE_AGENT_BASE_URL`;
-}
-
-function stripUserinfo(text: string) {
-  return text.replace(/\/\/[^/\s@]+@/g, '//');
 }
 
 function safeLocation(location: string | undefined) {

@@ -142,9 +142,9 @@ export class ReportRun {
       return;
     }
     const held = f && f.kind === kind ? f.held : 0;
-    const was = f && f.kind !== kind ? f.way : undefined;
+    const changed = f && f.kind !== kind ? { was: f.way, now: way } : undefined;
     this.failing = { kind, way, count: failures, loggedAt: now, held: 0 };
-    logNotDelivered(this.deps.logger, outcome, next, held, was === undefined ? undefined : { was, now: way });
+    logNotDelivered(this.deps.logger, outcome, next, held, changed);
   }
 
   private finished(outcome: ReportOutcome) {

@@ -66,9 +66,6 @@ export function openIncident(more: Record<string, unknown>) {
   return inService.since < newest.at + 1000 ? newest : undefined;
 }
 
-/** A sort key that orders the numbers in a name by value ("1-1.10" after "1-1.9"). */
-const natural = (name: string) => name.replace(/\d+/g, (d) => d.padStart(10, '0'));
-
 export function rackPage(
   rows: readonly DeviceRow[],
   more: ReadonlyArray<Record<string, unknown>>,
@@ -77,7 +74,8 @@ export function rackPage(
 ): RackPage {
   const rack: RackPage['rack'] = [];
   const groups: RackPage['groups'] = [];
-  const keys = rows.map((r) => natural(r.usb ?? r.serial));
+  // Sort keys that order the numbers in a name by value ("1-1.10" after "1-1.9").
+  const keys = rows.map((r) => (r.usb ?? r.serial).replace(/\d+/g, (d) => d.padStart(10, '0')));
   const order = rows.map((_, i) => i).sort((a, b) => compareStrings(keys[a]!, keys[b]!));
   for (const i of order) {
     const row = rows[i]!;

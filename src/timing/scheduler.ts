@@ -91,29 +91,24 @@ export class Scheduler {
 
   /**
    * Plans the first run that goes after `wall`, starting from the cron times after `fromCron`: a run whose time has
-   * passed is skipped, not made up.
+   * passed is skipped, not made up. By default it looks back as far as a run may still be pending: its delay is at most
+   * the longest gap plus the jitter.
    */
-  private plan(wall: number, fromCron = wall - this.windowMs()) {
+  private plan(wall: number, fromCron = wall - this.periodMs() - this.options.jitterMs) {
     this.timer?.cancel();
     let cronAt = nextRun(this.schedule, fromCron);
-    let next: { cronAt: number; at: number } | undefined;
+    this.next = undefined;
     while (cronAt !== undefined) {
       const after = nextRun(this.schedule, cronAt);
       const gapMs = after === undefined ? 0 : after - cronAt;
       const at = cronAt + runDelay({ phase: this.phase, gapMs, jitterMs: this.options.jitterMs, random: this.clock.random() });
       if (at > wall) {
-        next = { cronAt, at };
+        this.next = { cronAt, at };
         break;
       }
       cronAt = after;
     }
-    this.next = next;
     this.arm();
-  }
-
-  /** How far back a run may still be pending: its delay is at most the longest gap plus the jitter. */
-  private windowMs() {
-    return this.periodMs() + this.options.jitterMs;
   }
 
   private arm() {
