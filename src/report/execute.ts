@@ -26,6 +26,9 @@ export interface ExecuteOptions {
   timeoutMs: number | undefined;
 }
 
+/** A collect that did not answer in time. */
+const late = (ms: number) => new Error(`it did not answer within ${Math.round(ms / 1000)} s`);
+
 /** Why a failed source's devices are carried: one entry per source, which its next answer ends. */
 export function sourceFailed(source: Pick<DeviceSource, 'platform'>): PresenceReason {
   return { kind: 'source-failed', scope: source.platform };
@@ -41,7 +44,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
         ? await collecting
         : await Promise.race([
             collecting,
-            new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(new Error(`it did not answer within ${Math.round(o.timeoutMs! / 1000)} s`)), o.timeoutMs!, { unref: true }))),
+            new Promise<never>((_, reject) => (timer = o.clock.setTimer(() => reject(late(o.timeoutMs!)), o.timeoutMs!, { unref: true }))),
           ]);
     o.presence.end(sourceFailed(source));
     const notes = notesOf(source.platform, o);
@@ -85,7 +88,8 @@ export function bounded(devices: DeviceInfo[], platform: string, logger: Logger)
     const b = boundDevice(info);
     if ('refused' in b) {
       // Its own udid may be the oversized value: the line names its start only.
-      const who = name(info.udid);
+      const udid = String(info.udid);
+      const who = udid.length > 64 ? `${udid.slice(0, 64)}…` : udid;
       limited(logger).warn(
         'device-identity-over-limit',
         { platform, udid: who },
@@ -103,10 +107,4 @@ export function bounded(devices: DeviceInfo[], platform: string, logger: Logger)
     );
     return [withNotes(b.info, [clippedNote(b.clipped)])];
   });
-}
-
-/** The start of an identity too long to print whole. */
-function name(udid: unknown) {
-  const text = String(udid);
-  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
 }

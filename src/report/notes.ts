@@ -6,10 +6,7 @@ import type { Platform } from '../devices/record.js';
 import type { DeviceRegistry } from '../devices/registry.js';
 
 /** The notes of each of the source's devices, by record key; `peers`, the records it lists now. A device with no record gets none. */
-export function notesOf(
-  platform: Platform,
-  o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] },
-) {
+export function notesOf(platform: Platform, o: { registry: Pick<DeviceRegistry, 'list' | 'get'>; features: readonly DeviceFeature[] }) {
   const peers = o.registry.list(platform);
   return (key: string) => {
     const record = o.registry.get(key);

@@ -37,14 +37,10 @@ export function evaluateHealth(input: HealthInput) {
     reasons.push(`the cloud has refused every report since ${new Date(refusal.since).toISOString()}: ${refusal.message}`);
   } else if (input.lastSuccessAt !== undefined && !input.listingDelivered) {
     brief.push('no report of every source delivered');
-    reasons.push(
-      `no report made after every source had listed its devices has been delivered since the start ${upSeconds} s ago`,
-    );
+    reasons.push(`no report made after every source had listed its devices has been delivered since the start ${upSeconds} s ago`);
   } else if (input.lastSuccessAt === undefined) {
     brief.push('no report delivered');
-    reasons.push(
-      `no report delivered since the start ${upSeconds} s ago${lastFailure}`,
-    );
+    reasons.push(`no report delivered since the start ${upSeconds} s ago${lastFailure}`);
   } else if (input.now - input.lastSuccessAt > input.maxReportAgeMs) {
     brief.push('last report too old');
     reasons.push(

@@ -57,7 +57,9 @@ export class Exposition {
     for (const sample of m.samples) {
       // An unknown value is absent, as everywhere in /metrics; prom-client refuses an infinite one.
       if (!Number.isFinite(sample.value)) continue;
-      const labels = clipped(sample.labels ?? {});
+      const labels = Object.fromEntries(
+        Object.entries(sample.labels ?? {}).map(([k, v]) => [k, v.length > MAX_LABEL_CHARS ? `${v.slice(0, MAX_LABEL_CHARS - 1)}…` : v]),
+      );
       const value = tidy(sample.value);
       if (family instanceof Counter) family.inc(labels, value);
       else family.set(labels, value);
@@ -76,12 +78,6 @@ export class Exposition {
     this.families.set(m.name, { metric, type: m.type, labels });
     return metric;
   }
-}
-
-function clipped(labels: Readonly<Record<string, string>>) {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(labels)) out[k] = v.length > MAX_LABEL_CHARS ? `${v.slice(0, MAX_LABEL_CHARS - 1)}…` : v;
-  return out;
 }
 
 /** A value as a person reads it: 15 significant digits (0.243762873, not 0.24376287299999969); integers whole. */

@@ -214,9 +214,7 @@ export class StatusServer {
         return;
       }
       if (answer.kind !== 'allowed') {
-        res
-          .writeHead(401, { 'www-authenticate': 'Basic realm="device-agent", charset="UTF-8"', ...TEXT })
-          .end('Unauthorized\n');
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="device-agent", charset="UTF-8"', ...TEXT }).end('Unauthorized\n');
         return;
       }
     }

@@ -33,12 +33,7 @@ export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailu
   const reason = describeFailure(proxy.label, target, failure);
   switch (failure.step) {
     case 'connect':
-      return explained(
-        'unreachable',
-        reason,
-        `check the proxy's host and port in ${setting}, and that the proxy is running`,
-        true,
-      );
+      return explained('unreachable', reason, `check the proxy's host and port in ${setting}, and that the proxy is running`, true);
     case 'closed':
       if (failure.request !== undefined) {
         // The agent's only peer is the proxy: whatever happened behind it, the proxy is the hop that cut.
@@ -50,19 +45,9 @@ export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailu
           true,
         );
       }
-      return explained(
-        'closed',
-        reason,
-        `check that ${setting} names an HTTP proxy, and the proxy's own log`,
-        true,
-      );
+      return explained('closed', reason, `check that ${setting} names an HTTP proxy, and the proxy's own log`, true);
     case 'timeout':
-      return explained(
-        'timeout',
-        reason,
-        `check that ${setting} names the right proxy and that the proxy reaches the cloud`,
-        true,
-      );
+      return explained('timeout', reason, `check that ${setting} names the right proxy and that the proxy reaches the cloud`, true);
     case 'answer':
       return explainStatus(context, failure.status, failure.statusText, failure.authenticate, failure.proxyError);
   }

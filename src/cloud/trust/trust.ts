@@ -45,7 +45,7 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
   if (settings.caFile) {
     const blocks = readCaFile(settings.caFile);
     extra.push(...blocks);
-    sources.push({ kind: 'file', path: settings.caFile, subjects: blocks.map(subjectOf) });
+    sources.push({ kind: 'file', path: settings.caFile, subjects: blocks.map((block) => new X509Certificate(block).subject.replace(/\n/g, ', ')) });
   }
   // No secureContext: Node's default roots, as without any setting.
   if (extra.length === 0) return { secureContext: undefined, sources };
@@ -70,10 +70,6 @@ function readCaFile(path: string) {
     }
   });
   return blocks;
-}
-
-function subjectOf(block: string) {
-  return new X509Certificate(block).subject.replace(/\n/g, ', ');
 }
 
 function firstReadable(paths: readonly string[]) {
