@@ -51,7 +51,8 @@ export function deviceRows(infos: readonly DeviceInfo[], records: RowRecords, op
     const claim = record ? claimOf(record, info.udid) : { serial, udid: info.udid };
     const subject = { info, device: record, serial, claim, claims };
     const added = fields.map((f) => ({ place: f.place, item: [f.key, f.value(subject)] as const }));
-    const percent = info.battery?.percentage === undefined ? NaN : Number(info.battery.percentage);
+    // NaN when the battery gives no percentage, or not a number.
+    const percent = Number(info.battery?.percentage);
     const inventoriedAt = record?.inventoriedAt;
     const mapped = mapping?.look.portOf(claim, claims);
     const place = !mapping ? hubPortOf(ports, info.udid, serial) : mapped?.kind === 'mapped' ? mapped.value : undefined;

@@ -82,19 +82,17 @@ function parseEntry(token: string): NoProxyEntry | undefined {
     return addressEntry(text, port) ?? undefined;
   }
   // A single colon is a port; more are an IPv6 address.
-  const colons = text.split(':').length - 1;
-  if (colons === 1) {
-    const at = text.lastIndexOf(':');
-    port = portOf(text.slice(at + 1));
+  const parts = text.split(':');
+  if (parts.length === 2) {
+    port = portOf(parts[1]!);
     if (port === undefined) return undefined;
-    text = text.slice(0, at);
+    text = parts[0]!;
   }
   const address = addressEntry(text, port);
   if (address !== undefined) return address ?? undefined;
 
-  if (text.startsWith('*.')) text = text.slice(1);
-  if (text.startsWith('.')) text = text.slice(1);
-  if (text.endsWith('.')) text = text.slice(0, -1);
+  // "*.example.com" and ".example.com" as "example.com", one trailing dot off.
+  text = text.replace(/^\*?\./, '').replace(/\.$/, '');
   if (text === '' || !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(text)) return undefined;
   return { kind: 'host', name: text, ...(port && { port }) };
 }
