@@ -21,7 +21,7 @@ type ParsedReportAnswer = { ok: true; answer: ReportAnswer; /** entries without 
  * failed. Anything not JSON (a captive portal's page, a cut body) is not delivered; the body decides, not the type.
  */
 export function parseReportAnswer(body: string): ParsedReportAnswer {
-  if (body.trim().length === 0) return { ok: true, answer: { failedDevices: [] }, dropped: 0 };
+  if (body.trim() === '') return { ok: true, answer: { failedDevices: [] }, dropped: 0 };
   const json = parseJson(body);
   if (json === undefined) {
     return { ok: false, problem: looksLikeHtml(body) ? 'HTML instead of JSON' : 'body is not valid JSON' };

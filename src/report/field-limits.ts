@@ -102,8 +102,7 @@ export function boundDevice(info: DeviceInfo) {
     );
   };
   const out = walk(info, '') as DeviceInfo;
-  if (!clipped.length && out.message === info.message) return { info, clipped };
-  return { info: out, clipped };
+  return { info: !clipped.length && out.message === info.message ? info : out, clipped };
 }
 
 /** A sentence for the device's message: which of its values were clipped. */

@@ -23,7 +23,6 @@ export function withServiceDown(
       return since === undefined ? [] : [[s.platform, { label: s.label, wall: clock.wall() - (clock.monotonic() - since) }] as const];
     }),
   );
-  if (down.size === 0) return [...devices];
   return devices.map((d) => {
     const service = down.get(d.platformName.toLowerCase() as DeviceSource['platform']);
     if (!service) return d;
