@@ -1,6 +1,7 @@
 // A CONNECT tunnel through an HTTP proxy (RFC 9110, 9.3.6): on a 2xx the raw socket, for the caller's TLS. Every way it
 // fails is a ProxyTunnelError naming the step; the credentials go in Proxy-Authorization only, never in an error.
 
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { http } from '../../util/node-http.js';
 import type { ProxyEndpoint } from '../../config/proxy-url.js';
@@ -72,12 +73,12 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
         return;
       }
       socket.destroy();
-      fail(answerFailure(res.statusCode ?? 0, res.statusMessage ?? '', res.headers));
+      fail(answerFailure(res));
     });
     // Node hands a non-2xx answer to CONNECT to 'response' when it has a body.
     request.on('response', (res) => {
       res.resume();
-      fail(answerFailure(res.statusCode ?? 0, res.statusMessage ?? '', res.headers));
+      fail(answerFailure(res));
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? 'ECONNRESET';
@@ -87,10 +88,10 @@ export function openTunnel(proxy: ProxyEndpoint, host: string, port: number, opt
   });
 }
 
-function answerFailure(status: number, statusText: string, headers: Record<string, string | string[] | undefined>) {
-  const authenticate = challengeSchemes(headers['proxy-authenticate']);
-  const squid = headers['x-squid-error'];
-  const failure: TunnelFailure = { step: 'answer', status, statusText, authenticate };
+function answerFailure(res: IncomingMessage) {
+  const authenticate = challengeSchemes(res.headers['proxy-authenticate']);
+  const squid = res.headers['x-squid-error'];
+  const failure: TunnelFailure = { step: 'answer', status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', authenticate };
   if (typeof squid === 'string' && squid) failure.proxyError = squid.slice(0, 80);
   return failure;
 }
