@@ -138,8 +138,11 @@ function exchange(request: HttpRequest, freshSocket: boolean) {
     let tunnelOpen = false;
     const timer = setTimeout(() => {
       const tunnelTimedOut = proxy !== undefined && secure && !tunnelOpen;
-      const target = `${url.hostname}:${url.port || 443}`;
-      settle(tunnelTimedOut ? new ProxyTunnelError(proxy.label, target, { step: 'timeout', ms: request.timeoutMs }) : new HttpTimeoutError(request.timeoutMs));
+      settle(
+        tunnelTimedOut
+          ? new ProxyTunnelError(proxy.label, `${url.hostname}:${url.port || 443}`, { step: 'timeout', ms: request.timeoutMs })
+          : new HttpTimeoutError(request.timeoutMs),
+      );
     }, request.timeoutMs);
     const onAbort = () => settle(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -257,8 +257,7 @@ export class Reporter {
   waitingOn() {
     const { deps } = this;
     if (this.pending.get('put')) {
-      const at = deps.cloud.host === undefined ? 'the cloud' : deps.cloud.host;
-      return `the cloud's answer to PUT /devices at ${at} (check that this host reaches it: device-agent doctor)`;
+      return `the cloud's answer to PUT /devices at ${deps.cloud.host ?? 'the cloud'} (check that this host reaches it: device-agent doctor)`;
     }
     const waits: string[] = [];
     for (const source of deps.sources) {

@@ -54,12 +54,13 @@ export function loadWebConfig(path: string): WebConfig {
   if (doc === null || doc === undefined) return { users: new Map() };
   const top = object(doc, path, 'the file');
   refuseOthers(top, ['tls_server_config', 'basic_auth_users'], path, '');
-  const config: { tls?: WebTls; users: Map<string, string> } = { users: new Map() };
+  const users = new Map<string, string>();
+  let tls: WebTls | undefined;
   if (top.tls_server_config !== undefined && top.tls_server_config !== null) {
-    const tls = object(top.tls_server_config, path, 'tls_server_config');
-    refuseOthers(tls, ['cert_file', 'key_file', 'client_ca_file', 'client_auth_type', 'min_version'], path, 'tls_server_config.');
+    const given = object(top.tls_server_config, path, 'tls_server_config');
+    refuseOthers(given, ['cert_file', 'key_file', 'client_ca_file', 'client_auth_type', 'min_version'], path, 'tls_server_config.');
     const where = (key: string) => {
-      const v = tls[key];
+      const v = given[key];
       if (v === undefined || v === null || v === '') return undefined;
       if (typeof v !== 'string') throw new ConfigError(SETTING, `${path}: tls_server_config.${key} must be a file path`);
       // Relative to the web config file, as exporter-toolkit reads them.
@@ -73,16 +74,16 @@ export function loadWebConfig(path: string): WebConfig {
     const key = file('key_file');
     if (!cert || !key) throw new ConfigError(SETTING, `${path}: tls_server_config needs both cert_file and key_file`);
     const ca = file('client_ca_file');
-    const authType = tls.client_auth_type ?? (ca ? 'RequireAndVerifyClientCert' : 'NoClientCert');
+    const authType = given.client_auth_type ?? (ca ? 'RequireAndVerifyClientCert' : 'NoClientCert');
     if (!CLIENT_AUTH.includes(authType as ClientAuth)) {
       throw new ConfigError(SETTING, `${path}: tls_server_config.client_auth_type must be one of ${CLIENT_AUTH.join(', ')}`);
     }
     if ((authType === 'VerifyClientCertIfGiven' || authType === 'RequireAndVerifyClientCert') && !ca) {
       throw new ConfigError(SETTING, `${path}: tls_server_config.client_auth_type ${String(authType)} needs client_ca_file`);
     }
-    const min = tls.min_version ?? 'TLS12';
+    const min = given.min_version ?? 'TLS12';
     if (!(typeof min === 'string' && min in MIN_VERSIONS)) throw new ConfigError(SETTING, `${path}: tls_server_config.min_version must be TLS12 or TLS13`);
-    config.tls = {
+    tls = {
       cert,
       key,
       certFile: where('cert_file')!,
@@ -93,18 +94,17 @@ export function loadWebConfig(path: string): WebConfig {
     };
   }
   if (top.basic_auth_users !== undefined && top.basic_auth_users !== null) {
-    const users = object(top.basic_auth_users, path, 'basic_auth_users');
-    for (const [user, hash] of Object.entries(users)) {
+    for (const [user, hash] of Object.entries(object(top.basic_auth_users, path, 'basic_auth_users'))) {
       // Never quote the value: it is a password hash.
       if (typeof hash !== 'string' || !/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) {
         throw new ConfigError(SETTING, `${path}: basic_auth_users.${user} is not a bcrypt hash (make one with: htpasswd -nBC 10 "" | tr -d ':\\n')`);
       }
       if (user.includes(':')) throw new ConfigError(SETTING, `${path}: basic_auth_users: a user name cannot hold ':'`);
-      config.users.set(user, hash);
+      users.set(user, hash);
     }
   }
   // Users without TLS are allowed, as node_exporter allows them; the docs say the password then crosses the network in the clear.
-  return config;
+  return { tls, users };
 }
 
 /** What a request's Authorization header gets. */
