@@ -29,8 +29,7 @@ const DECODERS: Record<string, Decoder> = { gzip: unzip, 'x-gzip': unzip, deflat
 
 /** The codings of a Content-Encoding header, in the order they were applied; identity left out. */
 function codingsOf(header: string | undefined) {
-  if (header === undefined) return [];
-  return header
+  return (header ?? '')
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readStateFile } from '../util/atomic-file.js';
+import { dropUndefined } from '../util/drop-undefined.js';
 import { pidAlive, processIdentity } from '../util/process-identity.js';
 
 // What the daemon keeps in the state directory about its status endpoint (status-endpoint.json), and what `doctor`
@@ -36,15 +37,15 @@ export function parseEndpointState(text: string) {
   try {
     const v = JSON.parse(text) as Partial<StatusEndpointState>;
     if (typeof v.pid !== 'number' || typeof v.listen !== 'string' || typeof v.listening !== 'boolean' || typeof v.since !== 'string') return undefined;
-    return {
+    return dropUndefined({
       pid: v.pid,
-      ...(typeof v.started === 'string' ? { started: v.started } : {}),
+      started: typeof v.started === 'string' ? v.started : undefined,
       since: v.since,
       listen: v.listen,
       listening: v.listening,
-      ...(typeof v.bound === 'string' ? { bound: v.bound } : {}),
-      ...(typeof v.problem === 'string' ? { problem: v.problem } : {}),
-    };
+      bound: typeof v.bound === 'string' ? v.bound : undefined,
+      problem: typeof v.problem === 'string' ? v.problem : undefined,
+    });
   } catch {
     return undefined;
   }

@@ -65,8 +65,7 @@ export class Scheduler {
   stop() {
     this.clockTimer?.cancel();
     this.timer?.cancel();
-    this.clockTimer = this.timer = undefined;
-    this.next = undefined;
+    this.clockTimer = this.timer = this.next = undefined;
   }
 
   /**
