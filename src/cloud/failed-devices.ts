@@ -17,6 +17,8 @@ interface FailedDeviceState {
   /** Consecutive reports the cloud refused it in. */
   attempts: number;
   nextRetryAt: number;
+  /** The reasons already logged for it (current() leaves them out). */
+  seenMessages: Set<string>;
 }
 
 export class FailedDevicePolicy {
@@ -24,7 +26,7 @@ export class FailedDevicePolicy {
    * The cloud's refusals, by udid, each kept until a report it accepts, with the reasons already logged: the policy's
    * own, since a refusal is of a udid, whichever connection carried it.
    */
-  private readonly entries = new Map<string, FailedDeviceState & { seenMessages: Set<string> }>();
+  private readonly entries = new Map<string, FailedDeviceState>();
 
   constructor(private readonly retry = RETRY) {}
 
