@@ -189,7 +189,7 @@ export async function doctor(
 }
 
 /** The settings could not be loaded: the checklist names every problem (and unknown variables), checks nothing else, exit 2. */
-export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }, json = false): number {
+export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }, json = false) {
   const warnings = error instanceof ConfigErrors ? error.warnings : [];
   const checks = verdicts([settingFailed(error.problems.map((p) => p.message)), ...warnings.map((w) => variableWarning(w))]);
   stdout.write(json ? checklistJson(checks) : formatChecklist(checks, paintFor(stdout, env)));

@@ -1,7 +1,7 @@
 // The help texts, rendered from the command table, the schema and the
 // defaults: `device-agent help`, `help COMMAND` and `COMMAND --help`. Pure.
 import { defaultText, plain } from '../config/reference.js';
-import { envName, schema, type Field } from '../config/schema.js';
+import { envName, schema } from '../config/schema.js';
 import { otherVariables } from '../config/variables.js';
 import { platformNames, platformVariables } from '../agent/platforms.js';
 import { COMMAND_NAMES, COMMANDS, EXIT, versionFlag, type CommandName, type ExitCode, type FlagSpec } from './commands.js';
@@ -50,10 +50,7 @@ export function globalHelp(ctx: HelpContext) {
 
 export function commandHelp(name: CommandName, ctx: HelpContext) {
   const spec = COMMANDS[name];
-  const settings = spec.settings.map((key): [string, string] => {
-    const field: Field = schema[key];
-    return [envName(key), plain(defaultText(field, ctx.defaults.get(key)))];
-  });
+  const settings = spec.settings.map((key): [string, string] => [envName(key), plain(defaultText(schema[key], ctx.defaults.get(key)))]);
   const others = spec.other.map((other): [string, string] => [other, plain({ ...platformVariables.variables, ...otherVariables }[other].help)]);
   return [
     `device-agent ${name}: ${spec.summary}`,

@@ -5,7 +5,7 @@ import { agentVersion, projectRoot } from '../util/package.js';
 import { join } from 'node:path';
 import { parseCli, UsageError } from './args.js';
 import { EXIT } from './commands.js';
-import { commandHelp, globalHelp, type HelpContext } from './help.js';
+import { commandHelp, globalHelp } from './help.js';
 import { once } from './once.js';
 import { run } from './run.js';
 import { setup } from './setup.js';
@@ -15,7 +15,7 @@ import { versionOfThisProcess } from './version.js';
 export { onOutputError } from './output-errors.js';
 
 /** The CLI: returns the process exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env) {
   try {
     if (!argv.length) {
       process.stderr.write(globalHelp(helpContext()));
@@ -82,6 +82,6 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 }
 
-function helpContext(): HelpContext {
+function helpContext() {
   return { version: agentVersion, defaults: loadDefaults(), reference: join(projectRoot, REFERENCE_PATH) };
 }

@@ -15,7 +15,7 @@ const NOTHING_SENT = 'Nothing was sent: a report without those devices would tel
 const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a report without those devices would tell the cloud they are gone.';
 
 /** One inventory, sent (or printed with --dry-run); returns the exit code. */
-export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean, stdout: NodeJS.WritableStream): Promise<number> {
+export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean, stdout: NodeJS.WritableStream) {
   const { settings, logger, credentials } = setup;
   warnOfServiceStateDir(setup, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);

@@ -10,7 +10,7 @@ export function outputErrorsAreNotFatal() {
 
 export type OutputErrorAction = 'exit' | 'ignore' | 'throw';
 
-export function onOutputError(err: { code?: unknown } | undefined): OutputErrorAction {
+export function onOutputError(err: { code?: unknown } | undefined) {
   if (daemon) return 'ignore';
   return err?.code === 'EPIPE' ? 'exit' : 'throw';
 }

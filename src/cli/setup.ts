@@ -22,7 +22,7 @@ export interface Setup {
 }
 
 /** Settings with the flags on top, and their logger; every configuration problem is thrown at once (`lenient`: doctor's). */
-export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, lenient = false, hold?: LoggerOptions['hold']): Setup {
+export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, lenient = false, hold?: LoggerOptions['hold']) {
   const overrides = new Map<string, unknown>();
   if (args.logFormat) overrides.set('logFormat', args.logFormat);
   if (args.logLevel) overrides.set('logLevel', args.logLevel);

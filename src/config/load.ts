@@ -198,7 +198,7 @@ function refuseUntrusted(path: string, stat: Stats, label: string) {
 // Group names ("health") and keys, the names a file may use.
 const fileNames = [...new Set(Object.keys(schema).flatMap((key) => key.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))];
 
-function fromEnv(name: string, raw: string, field: Field): unknown {
+function fromEnv(name: string, raw: string, field: Field) {
   switch (field.type) {
     case 'integer':
       if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(raw)}`);
@@ -288,7 +288,7 @@ function validate(key: string, field: Field, value: unknown) {
   if (problem) throw new ConfigError(name, problem);
 }
 
-function unflatten(flat: Map<string, unknown>): Record<string, unknown> {
+function unflatten(flat: Map<string, unknown>) {
   const out: Record<string, unknown> = {};
   for (const [key, value] of flat) {
     const parts = key.split('.');

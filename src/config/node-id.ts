@@ -113,7 +113,7 @@ function foreign(file: string, problem: string) {
   );
 }
 
-function notKept(dir: string, err: unknown): ConfigError {
+function notKept(dir: string, err: unknown) {
   const code = (err as NodeJS.ErrnoException).code;
   if (code !== undefined && NO_SPACE.has(code)) return new NoSpaceForNodeId(dir, code);
   return new ConfigError(

@@ -93,7 +93,7 @@ export class StateFile<T> {
   }
 
   /** The daemon's periodic save: value() every ms while it changed (a failed save is tried again), and once more at stop. */
-  every(timers: Timers, ms: number, value: () => T): { stop(): void } {
+  every(timers: Timers, ms: number, value: () => T) {
     const save = (): void => void (this.dirty && this.save(value()));
     const timer = every(timers, ms, save, { unref: true });
     return {

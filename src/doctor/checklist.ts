@@ -115,7 +115,7 @@ export function checklistJson(checks: readonly CheckItem[], phones?: readonly ob
 }
 
 /** 2 when the configuration failed (as for every command), 1 when anything else failed, else 0: warnings and unread checks do not fail the doctor. */
-export function exitCodeOf(items: readonly CheckItem[]): number {
+export function exitCodeOf(items: readonly CheckItem[]) {
   const failed = items.filter((item) => item.status === 'fail');
   if (failed.some((item) => item.config)) return 2;
   return failed.length ? 1 : 0;

@@ -26,7 +26,7 @@ export async function checkNetwork(baseUrl: string, network: CloudNetwork, env: 
   const items = named('proxy', routeItems(`${url.hostname}:${port}`, route, network.proxies, env));
   if (secure) items.push(...named('tls', [trustItem(network.trust.sources)]));
   if (route.kind !== 'proxy' || !secure) return items;
-  const context: ProxyContext = { proxy: route.proxy, setting: route.setting, target: `${url.hostname}:${port}` };
+  const context = { proxy: route.proxy, setting: route.setting, target: `${url.hostname}:${port}` };
   const seen = await observeTunnel(context, url.hostname.replace(/^\[|\]$/g, ''), port, network, timeoutMs);
   return [...items, ...named('proxy.tunnel', tunnelItems(context, seen))];
 }

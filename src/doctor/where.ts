@@ -18,7 +18,7 @@ export interface Where {
   restart: string;
 }
 
-export function whereOn(onPackage = packaged): Where {
+export function whereOn(onPackage = packaged) {
   if (!onPackage) {
     return {
       inFile: '',

@@ -1,4 +1,4 @@
-import { pino, type Logger, type DestinationStream } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createRequire } from 'node:module';
 import { maskString } from './redact.js';
 import { OutputGate, type GatedOutput } from './output-gate.js';
@@ -48,12 +48,12 @@ const redactPaths = [
  * Creates the agent's logger. Every serialized line is passed through maskString as a last line of defence, so a secret
  * inside an error message or a nested object is masked too.
  */
-export function createLogger(options: LoggerOptions = {}): Logger {
+export function createLogger(options: LoggerOptions = {}) {
   const target = options.destination ?? process.stderr;
   const pretty = options.pretty ?? Boolean(target.isTTY);
   const sink = pretty ? prettyStream(target, 'pino-pretty', options.env ?? process.env) : target;
   const gate = new OutputGate(target, options.maxBufferedBytes);
-  const masked: DestinationStream = {
+  const masked = {
     write(line: string) {
       if (!gate.open()) return;
       const dropped = gate.takeDropped();
@@ -132,6 +132,6 @@ export function prettyStream(target: Sink, moduleName = 'pino-pretty', env: Node
 }
 
 /** A logger that drops everything, for unit tests of code that logs. */
-export function silentLogger(): Logger {
+export function silentLogger() {
   return pino({ level: 'silent' });
 }

@@ -75,7 +75,7 @@ export class LineRateLimiter {
    * Summaries due at `now`, each handed out once: a cause's summary comes one window after the first line it held back,
    * so summaries of one cause are at least a window apart.
    */
-  due(now: number): Summary[] {
+  due(now: number) {
     const out: Summary[] = [];
     for (const [cause, state] of this.causes) {
       if (state.held) {
@@ -89,7 +89,7 @@ export class LineRateLimiter {
   }
 
   /** Every summary still owed, due or not (the process is about to end). */
-  drain(): Summary[] {
+  drain() {
     const out: Summary[] = [];
     for (const [cause, state] of this.causes) if (state.held) out.push(this.summarise(cause, state, false));
     return out;
@@ -111,7 +111,7 @@ export class LineRateLimiter {
     return this.causes.size;
   }
 
-  private summarise(cause: string, state: CauseState, windowOver = true): Summary {
+  private summarise(cause: string, state: CauseState, windowOver = true) {
     const held = state.held!;
     state.held = undefined;
     // Every line let through before it is a window old (it came before the first one held back), so a new window starts

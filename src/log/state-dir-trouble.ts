@@ -24,7 +24,7 @@ const ADVICE: Readonly<Record<string, string>> = {
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
 
 /** What a failed write of a state file met, in words that do not change between attempts. */
-export function stateWriteProblem(err: unknown): string {
+export function stateWriteProblem(err: unknown) {
   const code = codeOf(err);
   return (code !== undefined && WORDS[code]) || (err as Error).message;
 }

@@ -23,7 +23,7 @@ export class BoundedSet<T> {
 }
 
 /** Sets a key of a map kept to at most `max` keys: a new key past it forgets the one set first. */
-export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number) {
   if (map.size >= max && !map.has(key)) map.delete(map.keys().next().value!);
   map.set(key, value);
 }

@@ -43,7 +43,7 @@ export const systemClock: Clock & Timers = {
  * Calls fn every ms on the timers until the returned timer is cancelled, as setInterval does on real time: the next
  * call is set before this one runs, so the period holds however long fn takes.
  */
-export function every(timers: Timers, ms: number, fn: () => void, options?: { unref?: boolean }): Timer {
+export function every(timers: Timers, ms: number, fn: () => void, options?: { unref?: boolean }) {
   let next: Timer | undefined;
   let cancelled = false;
   const arm = () => {

@@ -53,7 +53,7 @@ export function waitWhileSettling(tasks: readonly Promise<unknown>[], idleMs: nu
 function noop() {}
 
 /** Maps items with at most `limit` calls of fn in flight (one Limiter); results keep the input order. */
-export function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>) {
   const limiter = new Limiter(limit);
   return Promise.all(items.map((item) => limiter.run(() => fn(item))));
 }

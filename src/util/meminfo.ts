@@ -9,7 +9,7 @@ export interface Memory {
   used: number;
 }
 
-export function parseMeminfo(text: string): Memory | undefined {
+export function parseMeminfo(text: string) {
   const fields = new Map<string, number>();
   for (const line of text.replace(/\r/g, '').split('\n')) {
     const match = /^([A-Za-z0-9_()]+):\s+(\d+)(?:\s+kB)?\s*$/.exec(line);

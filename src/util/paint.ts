@@ -23,6 +23,6 @@ export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 }
 
 /** The paint for an output stream: colour on a terminal that wants it, none otherwise. */
-export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Paint {
+export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv) {
   return colourWanted(stream, env) ? ansiPaint : noPaint;
 }

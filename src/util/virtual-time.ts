@@ -55,7 +55,7 @@ export class VirtualTime {
     return new VirtualClock(this, options.random ?? seededRandom(options.seed ?? 1), options.wallOffsetMs ?? 0);
   }
 
-  schedule(fn: () => void, ms: number): Timer {
+  schedule(fn: () => void, ms: number) {
     const entry = new Pending(this.t + Math.max(0, ms), this.seq++, fn);
     this.heap.push(entry);
     return entry;
@@ -90,7 +90,7 @@ export class VirtualTime {
    * When the next pending timer fires (monotonic ms), if any: a test whose timers start work that settles on promises
    * runs time on timer by timer, letting each one's work run before the next (as the event loop would).
    */
-  get next(): number | undefined {
+  get next() {
     while (this.heap.peek()?.cancelled) this.heap.pop();
     return this.heap.peek()?.at;
   }
@@ -117,7 +117,7 @@ export class VirtualClock implements Clock, Timers {
     return this.time.epochMs + this.time.now + this.wallOffsetMs;
   }
 
-  setTimer(fn: () => void, ms: number): Timer {
+  setTimer(fn: () => void, ms: number) {
     return this.time.schedule(fn, ms);
   }
 
