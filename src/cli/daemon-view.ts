@@ -5,6 +5,7 @@
 import type { DeviceRow } from '../devices/feature-view.js';
 import { keptState, stillRuns } from '../status/endpoint-state.js';
 import { ask, localAddress } from '../doctor/status-endpoint.js';
+import { jsonObject } from '../util/json-object.js';
 
 export interface DaemonView {
   pid: number;
@@ -17,10 +18,6 @@ export async function daemonView(stateDir: string): Promise<DaemonView | undefin
   if (!kept?.listening || kept.bound === undefined || !stillRuns(kept)) return undefined;
   // An endpoint on every address is asked on loopback.
   const answer = await ask(`http://${localAddress(kept.bound)}/api/devices`, 3_000, Infinity);
-  try {
-    const rows = answer.kind === 'answer' && answer.status === 200 ? (JSON.parse(answer.body) as { rows?: unknown }).rows : undefined;
-    return Array.isArray(rows) ? { pid: kept.pid, rows: rows as DeviceRow[] } : undefined;
-  } catch {
-    return undefined;
-  }
+  const rows = answer.kind === 'answer' && answer.status === 200 ? jsonObject(answer.body)?.rows : undefined;
+  return Array.isArray(rows) ? { pid: kept.pid, rows: rows as DeviceRow[] } : undefined;
 }

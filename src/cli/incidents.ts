@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { stateDirOf } from '../config/node-id.js';
-import { STATE_ACCESS_ADVICE } from '../config/service-state.js';
+import { accessAdvice } from '../config/service-state.js';
 import { idOfFileName, incidentFrom, INCIDENT_MAX_BYTES, INCIDENTS_DIR, type IncidentFile } from '../devices/incidents.js';
 import { readStateFile } from '../util/atomic-file.js';
 import { EXIT, type ExitCode } from './commands.js';
@@ -28,10 +28,8 @@ export function incidents(
       .filter((n) => idOfFileName(n) !== undefined)
       .sort();
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') {
-      const whose = code === 'EACCES' || code === 'EPERM' ? `; ${STATE_ACCESS_ADVICE}` : '';
-      stderr.write(`device-agent: cannot read ${dir}: ${(err as Error).message}${whose}\n`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      stderr.write(`device-agent: cannot read ${dir}: ${(err as Error).message}${accessAdvice(err)}\n`);
       return EXIT.failed;
     }
     names = [];

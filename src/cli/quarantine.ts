@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { stateDirOf } from '../config/node-id.js';
-import { STATE_ACCESS_ADVICE } from '../config/service-state.js';
+import { accessAdvice } from '../config/service-state.js';
 import {
   QUARANTINE_FILE,
   QUARANTINE_FILE_MAX_BYTES,
@@ -43,9 +43,8 @@ function kept(dir: string): Map<string, QuarantineEntry> | string {
   try {
     text = readStateFile(file, QUARANTINE_FILE_MAX_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') return `cannot read ${file}: this user may not; ${STATE_ACCESS_ADVICE}`;
-    return `cannot read ${file}: ${(err as Error).message}`;
+    const advice = accessAdvice(err);
+    return `cannot read ${file}: ${advice ? `this user may not${advice}` : (err as Error).message}`;
   }
   if (text === undefined) return new Map();
   return quarantineFileFrom(text) ?? `${file} is not a quarantine file the agent wrote; the daemon replaces it at its next change`;
@@ -121,9 +120,7 @@ export async function quarantine(
   try {
     writeAtomically(join(requests, name), `${JSON.stringify({ release: udid, by, at: Date.now() })}\n`);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const whose = code === 'EACCES' || code === 'EPERM' ? `; ${STATE_ACCESS_ADVICE}` : '';
-    stderr.write(`device-agent: cannot leave the release of ${phone} in ${requests}: ${stateWriteProblem(err)}${whose}\n`);
+    stderr.write(`device-agent: cannot leave the release of ${phone} in ${requests}: ${stateWriteProblem(err)}${accessAdvice(err)}\n`);
     return EXIT.failed;
   }
   const daemon = keptState(dir);

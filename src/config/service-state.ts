@@ -24,6 +24,12 @@ export const SERVICE_STATE_ADVICE =
 /** Who may read the state directory and leave a release in it, for a command refused it. */
 export const STATE_ACCESS_ADVICE = "run it as root, or as a user of the agent's group (the package's: usermod -aG device-agent USER, then log in again)";
 
+/** "; STATE_ACCESS_ADVICE" after an error of a user the state directory refuses (EACCES, EPERM); nothing after another. */
+export function accessAdvice(err: unknown) {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EACCES' || code === 'EPERM' ? `; ${STATE_ACCESS_ADVICE}` : '';
+}
+
 function sameDir(a: string, b: string) {
   if (resolve(a) === resolve(b)) return true;
   try {

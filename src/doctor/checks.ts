@@ -23,6 +23,7 @@ import {
   cloudItem,
   deviceItem,
   devicesFailed,
+  errorText,
   NoAnswerError,
   noDevicesItem,
   parseModel,
@@ -164,15 +165,15 @@ async function deviceFacts(adb: DoctorAdb, service: ServiceDoctor, device: Liste
     if (model === undefined) facts.unread = `${MODEL_COMMAND} answered nothing`;
     else facts.model = model;
   } catch (error) {
-    facts.unread = `its shell failed: ${error instanceof Error ? error.message : String(error)}`;
+    facts.unread = `its shell failed: ${errorText(error)}`;
     if (facts.udid === undefined) judgeHidden(device.serial);
   }
   return facts;
 }
 
 /** `adb version` of the adb on PATH; it only prints, it never talks to a server. Undefined when there is no adb or it fails. */
-export function runAdbVersion(env: NodeJS.ProcessEnv, timeoutMs = 5_000) {
-  return promisify(execFile)('adb', ['version'], { env, timeout: timeoutMs, encoding: 'utf8' }).then(
+export function runAdbVersion(env: NodeJS.ProcessEnv) {
+  return promisify(execFile)('adb', ['version'], { env, timeout: 5_000, encoding: 'utf8' }).then(
     (r) => r.stdout,
     () => undefined,
   );

@@ -54,19 +54,22 @@ export class NoAnswerError extends Error {
   }
 }
 
+/** Where this host's operator changes the settings the advice names. */
+const onThisHost = whereOn();
+
 const WARN_SKEW_MS = 30_000;
 const FAIL_SKEW_MS = 5 * 60_000;
 
 // ---- configuration ---------------------------------------------------------
 
 /** Settings loaded; names the variables the agent read, never their values (unknown ones are warnings of their own). */
-export function settingsItem(variables: readonly string[], where: Where = whereOn()): CheckItem {
-  const from = variables.length ? `${where.variables}: ${variables.join(', ')}` : 'no DEVICE_AGENT_* variables set';
+export function settingsItem(variables: readonly string[]): CheckItem {
+  const from = variables.length ? `${onThisHost.variables}: ${variables.join(', ')}` : 'no DEVICE_AGENT_* variables set';
   return { id: 'config', status: 'ok', finding: `configuration valid (${from})` };
 }
 
 /** An unknown or old variable name: the settings load, but probably not as meant. */
-export function variableWarning(warning: ConfigWarning, where: Where = whereOn()): CheckItem {
+export function variableWarning(warning: ConfigWarning, where: Where = onThisHost): CheckItem {
   return {
     id: 'config.variables',
     status: 'warn',
@@ -76,7 +79,7 @@ export function variableWarning(warning: ConfigWarning, where: Where = whereOn()
 }
 
 /** Settings the commands refuse (the settings could not be loaded at all). */
-export function settingFailed(messages: readonly string[], where: Where = whereOn()): CheckItem {
+export function settingFailed(messages: readonly string[], where: Where = onThisHost): CheckItem {
   return {
     id: 'config',
     status: 'fail',
@@ -97,21 +100,21 @@ export function serviceStateDirItem(current: string, service: string): CheckItem
 }
 
 /** The cloud settings, part of the configuration's check: a failure of theirs is the configuration's. */
-export function cloudSettingsItem(target: CloudTarget, where: Where = whereOn()): CheckItem {
+export function cloudSettingsItem(target: CloudTarget): CheckItem {
   const finding = `cloud settings: ${safeUrl(target.baseUrl)}, user ${target.username}, API key from ${target.keySource}`;
   if (sentInClear(target.baseUrl)) {
     return {
       id: 'config',
       status: 'warn',
       finding: `${finding}; plain http to a remote host`,
-      advice: `the API key travels unencrypted over http: use the https URL of the cloud in DEVICE_AGENT_BASE_URL${where.inFile}${where.restart}`,
+      advice: `the API key travels unencrypted over http: use the https URL of the cloud in DEVICE_AGENT_BASE_URL${onThisHost.inFile}${onThisHost.restart}`,
     };
   }
   return { id: 'config', status: 'ok', finding };
 }
 
 /** Required cloud settings missing or unreadable (the messages of a ConfigError). */
-export function cloudSettingsFailed(messages: readonly string[], where: Where = whereOn()): CheckItem {
+export function cloudSettingsFailed(messages: readonly string[], where: Where = onThisHost): CheckItem {
   return {
     id: 'config',
     status: 'fail',
@@ -121,7 +124,7 @@ export function cloudSettingsFailed(messages: readonly string[], where: Where = 
   };
 }
 
-export function nodeIdItem(facts: NodeIdFacts, where: Where = whereOn()): CheckItem {
+export function nodeIdItem(facts: NodeIdFacts): CheckItem {
   const id = 'node-id';
   switch (facts.kind) {
     case 'configured':
@@ -136,7 +139,7 @@ export function nodeIdItem(facts: NodeIdFacts, where: Where = whereOn()): CheckI
         status: 'fail',
         config: true,
         finding: `state directory ${facts.dir} is not writable (${facts.reason}): the node id cannot be kept`,
-        advice: `set DEVICE_AGENT_STATE_DIR to a directory the agent user may write (systemd: StateDirectory=device-agent), or set DEVICE_AGENT_NODE_ID${where.inFile}`,
+        advice: `set DEVICE_AGENT_STATE_DIR to a directory the agent user may write (systemd: StateDirectory=device-agent), or set DEVICE_AGENT_NODE_ID${onThisHost.inFile}`,
       };
     case 'unreadable':
       return {
@@ -144,7 +147,7 @@ export function nodeIdItem(facts: NodeIdFacts, where: Where = whereOn()): CheckI
         status: 'fail',
         config: true,
         finding: `node id file ${facts.file} cannot be read (${facts.reason})`,
-        advice: `give the file to the agent user (it may have been created by root), or set DEVICE_AGENT_NODE_ID${where.inFile}`,
+        advice: `give the file to the agent user (it may have been created by root), or set DEVICE_AGENT_NODE_ID${onThisHost.inFile}`,
       };
   }
 }
@@ -165,7 +168,7 @@ export function adbServerFailed(
   label: string,
   error: unknown,
   service: Pick<ServiceDoctor, 'unreachable' | 'addressVariables'>,
-  where: Where = whereOn(),
+  where: Where = onThisHost,
 ): CheckItem {
   const { socket, port } = service.addressVariables;
   const id = 'adb.server';
@@ -186,14 +189,14 @@ export function adbServerFailed(
 }
 
 /** The service's address variables (the platform's, `service.addressVariables`) could not be read as an address. */
-export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'addressVariables'>, where: Where = whereOn()): CheckItem {
+export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'addressVariables'>): CheckItem {
   const { socket, port } = service.addressVariables;
   return {
     id: 'adb.server',
     status: 'fail',
     config: true,
     finding: `adb server address: ${errorText(error)}`,
-    advice: `set ${socket}=tcp:HOST:PORT (or ${port}=PORT)${where.inFile}, or unset both for tcp:localhost:5037`,
+    advice: `set ${socket}=tcp:HOST:PORT (or ${port}=PORT)${onThisHost.inFile}, or unset both for tcp:localhost:5037`,
   };
 }
 
@@ -242,10 +245,10 @@ const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
  * One device as adb lists it: a phone's item, which fails the doctor only with --phones fail; `service` says what to do
  * about a state other than ready. hiddenDevices naming only its adb serial hides nothing: the report hides by udid.
  */
-export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>, where: Where = whereOn()): CheckItem {
+export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
   const item: CheckItem = { id: 'phone', phone: facts.serial, ...stateItem(facts, service) };
   if (facts.hidden === 'serial') {
-    const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES${where.inFile}) in place of its adb serial`;
+    const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES${onThisHost.inFile}) in place of its adb serial`;
     if (item.status === 'ok') item.status = 'warn';
     item.finding += `, not hidden: hiddenDevices names its adb serial, and the report hides by udid (${facts.udid ?? 'not read'})`;
     item.advice = item.advice === undefined ? advice : `${item.advice}; ${advice}`;
@@ -292,7 +295,7 @@ export function cloudItem(target: CloudTarget, check: CredentialCheck): CheckIte
   };
 }
 
-export function cloudFailed(target: CloudTarget, error: unknown, where: Where = whereOn()): CheckItem {
+export function cloudFailed(target: CloudTarget, error: unknown, where: Where = onThisHost): CheckItem {
   return { id: 'cloud', status: 'fail', ...cloudProblem(target, error, where) };
 }
 
@@ -385,6 +388,6 @@ export function safeUrl(baseUrl: string) {
   }
 }
 
-function errorText(error: unknown) {
+export function errorText(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }
