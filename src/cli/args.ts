@@ -64,6 +64,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     }
     return { flag, ...r };
   });
+  const helpGiven = given.some((g) => g.flag === helpFlag);
 
   let command: CommandName | undefined;
   let helpFor: CommandName | undefined;
@@ -73,18 +74,17 @@ export function parseCli(argv: readonly string[]): CliArgs {
   } else if (first === 'version') {
     // As docker and kubectl take it: `version` is --version.
     if (positionals.length > 1) throw new UsageError(`version takes no command, got: ${positionals.join(' ')}`);
-    if (!given.some((g) => g.flag === helpFlag)) return { command: 'version', dryRun: false };
+    if (!helpGiven) return { command: 'version', dryRun: false };
   } else if (first !== undefined) {
     command = commandNamed(first);
     const takes = COMMANDS[command].operands;
     const operands = positionals.length - 1;
     if (!takes && operands > 0) throw new UsageError(`one command at a time, got: ${positionals.join(' ')}`, command);
     // `quarantine --help` asks for the usage its missing words would point to.
-    if (takes && (operands < takes.min || operands > takes.max) && !given.some((g) => g.flag === helpFlag))
+    if (takes && (operands < takes.min || operands > takes.max) && !helpGiven)
       throw new UsageError(`${command} takes ${takes.usage}, got: ${positionals.slice(1).join(' ') || 'nothing'}`, command);
   }
-  const asked = given.some((g) => g.flag === helpFlag) || first === 'help';
-  if (asked) return { command: 'help', helpFor: helpFor ?? command, dryRun: false };
+  if (helpGiven || first === 'help') return { command: 'help', helpFor: helpFor ?? command, dryRun: false };
   if (given.some((g) => g.flag === versionFlag)) return { command: 'version', dryRun: false };
   if (command === undefined) throw new UsageError(`a command is required: ${COMMAND_NAMES.join(', ')}`);
 

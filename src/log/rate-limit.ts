@@ -67,7 +67,7 @@ export class LineRateLimiter {
       else held.moreSubjects++;
     }
     if (line.text !== undefined) held.example = line.text;
-    if (line.level !== undefined && severity(line.level) >= severity(held.level)) held.level = line.level;
+    if (line.level !== undefined && LEVELS.indexOf(line.level) >= LEVELS.indexOf(held.level)) held.level = line.level;
     return false;
   }
 
@@ -98,12 +98,8 @@ export class LineRateLimiter {
   /** When the next summary is due; undefined when none is owed. */
   nextDueAt() {
     let next: number | undefined;
-    for (const { held } of this.causes.values()) {
-      if (!held) continue;
-      const at = held.since + this.options.windowMs;
-      if (next === undefined || at < next) next = at;
-    }
-    return next;
+    for (const { held } of this.causes.values()) if (held && (next === undefined || held.since < next)) next = held.since;
+    return next === undefined ? undefined : next + this.options.windowMs;
   }
 
   /** Causes held in memory (for tests of the bound). */
@@ -122,7 +118,3 @@ export class LineRateLimiter {
 }
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
-
-function severity(level: string) {
-  return LEVELS.indexOf(level);
-}

@@ -31,6 +31,8 @@ function value(text: string, names: readonly string[] | undefined, offset: numbe
 function parseField(text: string, field: (typeof FIELDS)[number], index: number) {
   const names = index === 4 ? MONTHS : index === 5 ? WEEKDAYS : undefined;
   const offset = index === 4 ? 1 : 0;
+  // Weekday 7 is Sunday again (0): a range's top, and where a wrapping range turns round, is Saturday.
+  const top = index === 5 ? 6 : field.max;
   const allowed = new Set<number>();
   for (const part of text.split(',')) {
     // node-cron's extensions (last day, nearest weekday, nth weekday): an expression that used them under node-cron is
@@ -39,11 +41,11 @@ function parseField(text: string, field: (typeof FIELDS)[number], index: number)
       return `"${part}" uses node-cron's L, W or # extensions, which this agent does not read: list the days instead`;
     }
     const match = /^(\*|\?|[a-z0-9]+(?:-[a-z0-9]+)?)(?:\/(\d+))?$/i.exec(part);
-    if (!match || (match[1] === '?' && index < 3) || (match[1] === '?' && match[2])) {
+    if (!match || (match[1] === '?' && (index < 3 || match[2]))) {
       return `"${part}" is not a valid ${field.name} (use numbers, names, *, ranges A-B and steps */N or A-B/N)`;
     }
     let from: number = field.min;
-    let to = index === 5 ? 6 : field.max;
+    let to: number = top;
     if (match[1] !== '*' && match[1] !== '?') {
       const [a, b] = match[1]!.split('-');
       from = value(a!, names, offset);
@@ -57,7 +59,6 @@ function parseField(text: string, field: (typeof FIELDS)[number], index: number)
     }
     if (step < 1) return `"${part}" has a step of 0`;
     // A range that runs past the end wraps round ("22-2" hours, "fri-mon"), as in node-cron.
-    const top = index === 5 ? 6 : field.max;
     const size = top - field.min + 1;
     const span = from <= to ? to - from : (((to - from) % size) + size) % size;
     for (let k = 0; k <= span; k += step) {
