@@ -66,7 +66,8 @@ export const helpFlag: FlagSpec = { name: 'help', short: 'h', help: 'this help' 
 export const versionFlag: FlagSpec = { name: 'version', short: 'v', help: 'the version, and the Node.js that runs it' };
 const common = [configFlag, logLevelFlag, logFormatFlag, helpFlag];
 
-const cloud: SettingKey[] = ['baseUrl', 'username', 'apiKey', 'apiKeyFile'];
+// The cloud's settings, and the node id a report goes under and where it is kept.
+const cloud: SettingKey[] = ['baseUrl', 'username', 'apiKey', 'apiKeyFile', 'nodeId', 'stateDir'];
 // How requests reach the cloud: docs/install/proxy.md.
 const network: SettingKey[] = ['httpsProxy', 'noProxy', 'caFile'];
 // The platforms' services: their own variables (adb's), then usbmuxd's.
@@ -86,8 +87,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     flags: common,
     settings: [
       ...cloud,
-      'nodeId',
-      'stateDir',
       'schedule',
       'jitterSeconds',
       'statusListen',
@@ -107,7 +106,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     summary: 'collect one inventory and send it (PUT /devices), then exit',
     about: `Collects one inventory of every device and the host, sends it to the cloud (one attempt, of at most ${ONCE_CLOUD_SECONDS} s) and exits. Logs go to stderr.`,
     flags: [{ name: 'dry-run', help: 'print the PUT /devices body on stdout and send nothing' }, ...common],
-    settings: [...cloud, 'nodeId', 'stateDir', 'adbServerSocket', 'ios', 'probeTimeoutSeconds', 'requestTimeoutSeconds', ...network],
+    settings: [...cloud, 'adbServerSocket', 'ios', 'probeTimeoutSeconds', 'requestTimeoutSeconds', ...network],
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY'],
     exits: {
       0: 'the cloud stored the report (--dry-run: the body was printed)',
@@ -144,18 +143,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
       { name: 'json', help: 'print the checks as JSON: each status, finding and advice, the counts and the exit code' },
       ...common,
     ],
-    settings: [
-      ...cloud,
-      'nodeId',
-      'stateDir',
-      'adbServerSocket',
-      'ios',
-      'usbmuxdSocketAddress',
-      'probeTimeoutSeconds',
-      'statusListen',
-      'statusWebConfigFile',
-      ...network,
-    ],
+    settings: [...cloud, 'adbServerSocket', 'ios', 'usbmuxdSocketAddress', 'probeTimeoutSeconds', 'statusListen', 'statusWebConfigFile', ...network],
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY', 'NO_COLOR', 'TERM'],
     exits: {
       0: "nothing failed (warnings allowed; a phone's problem warns unless --phones fail)",

@@ -154,6 +154,11 @@ function what(c: string) {
   if (/\p{N}/u.test(c)) return 'a digit';
   if (c === '/' || c === '#') return 'a comment (JSON has none)';
   // An invisible character is worth its code point: the operator cannot see what to delete.
-  if (/[\p{C}\p{Z}]/u.test(c)) return `an invisible character (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+  if (/[\p{C}\p{Z}]/u.test(c)) return `an invisible character (${codePointName(c)})`;
   return 'a symbol';
+}
+
+/** A character by its Unicode name for people: U+000D. */
+export function codePointName(c: string) {
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }

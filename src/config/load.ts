@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { settingsFileProblem } from './file-modes.js';
 import { docPath, projectRoot } from '../util/package.js';
 import { ConfigError, ConfigErrors } from './errors.js';
-import { jsonSyntaxError } from './json-syntax.js';
+import { codePointName, jsonSyntaxError } from './json-syntax.js';
 import { readEnvironment, type ConfigWarning } from './environment.js';
 import { envName, MOVED_SETTINGS, schema, type Field, type Settings } from './schema.js';
 import { closest, didYouMean } from './suggest.js';
@@ -241,11 +241,7 @@ function configText(bytes: Buffer, path: string, label: string) {
 function controlProblem(value: string) {
   const m = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.exec(value);
   if (!m) return undefined;
-  const code = m[0].charCodeAt(0);
-  const what =
-    code === 0x0d
-      ? 'a carriage return (U+000D; a file saved with Windows line ends?)'
-      : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what = m[0] === '\r' ? 'a carriage return (U+000D; a file saved with Windows line ends?)' : `the control character ${codePointName(m[0])}`;
   return `holds ${what} at position ${m.index + 1}; remove it`;
 }
 

@@ -1,5 +1,6 @@
 // What a node id may be, and what a node-id file holds, read without I/O. An id with a control character would be
 // changed on the wire or refused by the cloud, so it is refused here, where the operator can be told what to fix.
+import { codePointName } from './json-syntax.js';
 
 /** Longer than any id an operator types or the agent generates (a UUID is 36). */
 export const MAX_NODE_ID_CHARS = 200;
@@ -9,7 +10,7 @@ export function nodeIdProblem(id: string) {
   if (id.length === 0) return 'is empty';
   if (id.length > MAX_NODE_ID_CHARS) return `is ${id.length} characters long (at most ${MAX_NODE_ID_CHARS})`;
   const control = /[\u0000-\u001f\u007f-\u009f]/.exec(id);
-  if (control) return `holds the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${control.index + 1}`;
+  if (control) return `holds the control character ${codePointName(control[0])} at position ${control.index + 1}`;
   if (id.includes('\ufffd') || !id.isWellFormed()) return 'holds bytes that are not UTF-8 text';
   return undefined;
 }
