@@ -25,6 +25,11 @@ export function jsonSyntaxError(text: string): JsonSyntaxError {
   const skipSpace = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
+  const close = () => {
+    stack.pop();
+    i++;
+    expect = 'after-value';
+  };
   skipSpace();
   if (i === text.length) return at(i, 'the file is empty; write {} for a file that sets nothing');
   if (text[i] !== '{') return at(i, `${what(text[i]!)} where the file should start with '{' (is this the settings file?)`);
@@ -32,20 +37,16 @@ export function jsonSyntaxError(text: string): JsonSyntaxError {
     skipSpace();
     const c = text[i];
     const top = stack[stack.length - 1];
+    const closing = top === '{' ? '}' : ']';
     if (c === undefined) {
-      return stack.length === 0
-        ? at(i, 'JSON.parse refused it, but no error was found')
-        : at(i, `the file ends before the closing '${top === '{' ? '}' : ']'}'`);
+      return stack.length === 0 ? at(i, 'JSON.parse refused it, but no error was found') : at(i, `the file ends before the closing '${closing}'`);
     }
     if (stack.length === 0 && expect === 'after-value') return at(i, `${what(c)} after the closing '}': the file holds one JSON object only`);
     switch (expect) {
       case 'first-key':
       case 'key':
-        if (c === '}' && expect === 'first-key') {
-          stack.pop();
-          i++;
-          expect = 'after-value';
-        } else if (c === '"') {
+        if (c === '}' && expect === 'first-key') close();
+        else if (c === '"') {
           const problem = skipString();
           if (problem) return problem;
           expect = 'colon';
@@ -60,35 +61,24 @@ export function jsonSyntaxError(text: string): JsonSyntaxError {
         break;
       case 'first-value':
       case 'value':
-        if (c === ']' && expect === 'first-value') {
-          stack.pop();
-          i++;
-          expect = 'after-value';
-        } else if (c === '{' || c === '[') {
+        if (c === ']' && expect === 'first-value') close();
+        else if (c === '{' || c === '[') {
           stack.push(c);
           i++;
           expect = c === '{' ? 'first-key' : 'first-value';
-        } else if (c === '"') {
-          const problem = skipString();
-          if (problem) return problem;
-          expect = 'after-value';
         } else {
-          const problem = skipScalar();
+          const problem = c === '"' ? skipString() : skipScalar();
           if (problem) return problem;
           expect = 'after-value';
         }
         break;
-      case 'after-value': {
-        const close = top === '{' ? '}' : ']';
+      case 'after-value':
         if (c === ',') {
           i++;
           expect = top === '{' ? 'key' : 'value';
-        } else if (c === close) {
-          stack.pop();
-          i++;
-        } else return at(i, `${what(c)} where ',' or '${close}' should follow a value (a comma missing?)`);
+        } else if (c === closing) close();
+        else return at(i, `${what(c)} where ',' or '${closing}' should follow a value (a comma missing?)`);
         break;
-      }
     }
   }
 
