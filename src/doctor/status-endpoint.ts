@@ -29,93 +29,83 @@ type Probe =
   | { kind: 'silent' }
   | { kind: 'error'; message: string };
 
-export async function checkStatusEndpoint(input: StatusCheckInput): Promise<CheckResult[]> {
-  if (input.listen === 'off') return [{ status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' }];
+export async function checkStatusEndpoint(input: StatusCheckInput) {
+  return [await endpointResult(input)];
+}
+
+async function endpointResult(input: StatusCheckInput): Promise<CheckResult> {
+  if (input.listen === 'off') return { status: 'ok', finding: 'status endpoint: off (statusListen), no /healthz or /metrics' };
   let tls = false;
   if (input.webConfigFile) {
     try {
       tls = Boolean(loadWebConfig(input.webConfigFile).tls);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      return [
-        {
-          status: 'fail',
-          config: true,
-          finding: `status endpoint: ${err.message}`,
-          advice: 'fix the web configuration file (the format node_exporter reads), or unset statusWebConfigFile',
-        },
-      ];
+      return {
+        status: 'fail',
+        config: true,
+        finding: `status endpoint: ${err.message}`,
+        advice: 'fix the web configuration file (the format node_exporter reads), or unset statusWebConfigFile',
+      };
     }
   }
   const kept = keptState(input.stateDir);
   const daemon = kept && kept.listen === input.listen && stillRuns(kept) ? kept : undefined;
   if (daemon && !daemon.listening) {
-    return [
-      {
-        status: 'fail',
-        finding: `status endpoint: the daemon (pid ${daemon.pid}) cannot listen on ${input.listen} since ${daemon.since}: ${daemon.problem ?? 'no reason kept'}; /healthz and /metrics are off`,
-        advice: FREE_ADVICE,
-      },
-    ];
+    return {
+      status: 'fail',
+      finding: `status endpoint: the daemon (pid ${daemon.pid}) cannot listen on ${input.listen} since ${daemon.since}: ${daemon.problem ?? 'no reason kept'}; /healthz and /metrics are off`,
+      advice: FREE_ADVICE,
+    };
   }
   const address = localAddress(daemon?.bound ?? input.listen);
-  if (address === undefined) return [{ status: 'warn', finding: `status endpoint: ${input.listen} has no fixed port and no daemon runs to say which it took` }];
+  if (address === undefined) return { status: 'warn', finding: `status endpoint: ${input.listen} has no fixed port and no daemon runs to say which it took` };
   const where = `${tls ? 'https' : 'http'}://${address}`;
   const timeoutMs = input.timeoutMs ?? ANSWER_TIMEOUT_MS;
   const probe = await ask(`${where}/healthz`, timeoutMs);
   switch (probe.kind) {
     case 'refused':
       // Not a fault of the endpoint: doctor also runs before the first start, and the port is then free for it.
-      return [
-        {
-          status: 'ok',
-          finding: `status endpoint: nothing listens on ${where}: the daemon is not running, and the port is free for it${kept ? ` (its last state, of pid ${kept.pid}: ${kept.listening ? 'listening' : (kept.problem ?? 'not listening')})` : ''}`,
-        },
-      ];
+      return {
+        status: 'ok',
+        finding: `status endpoint: nothing listens on ${where}: the daemon is not running, and the port is free for it${kept ? ` (its last state, of pid ${kept.pid}: ${kept.listening ? 'listening' : (kept.problem ?? 'not listening')})` : ''}`,
+      };
     case 'silent':
       // The daemon's own kept word says it listens there, and it is alive: the port is the agent's, not another
       // program's; it is slow to answer.
       if (daemon)
-        return [
-          {
-            status: 'warn',
-            finding: `status endpoint: the agent (pid ${daemon.pid}) listens on ${where} but gave no HTTP answer within ${timeoutMs / 1000} s: it is busy (starting, or the host is loaded) or stuck; a scrape would time out the same way`,
-            advice: 'run doctor again; if it stays so, see its log (journalctl -u device-agent) and restart it (systemctl restart device-agent)',
-          },
-        ];
-      return [
-        {
-          status: 'fail',
-          finding: `status endpoint: ${where} is held by another program: it took the connection and gave no HTTP answer within ${timeoutMs / 1000} s`,
-          advice: FREE_ADVICE,
-        },
-      ];
+        return {
+          status: 'warn',
+          finding: `status endpoint: the agent (pid ${daemon.pid}) listens on ${where} but gave no HTTP answer within ${timeoutMs / 1000} s: it is busy (starting, or the host is loaded) or stuck; a scrape would time out the same way`,
+          advice: 'run doctor again; if it stays so, see its log (journalctl -u device-agent) and restart it (systemctl restart device-agent)',
+        };
+      return {
+        status: 'fail',
+        finding: `status endpoint: ${where} is held by another program: it took the connection and gave no HTTP answer within ${timeoutMs / 1000} s`,
+        advice: FREE_ADVICE,
+      };
     case 'error':
-      return [{ status: 'fail', finding: `status endpoint: ${where} answers, but not as the agent's endpoint does: ${probe.message}`, advice: FREE_ADVICE }];
+      return { status: 'fail', finding: `status endpoint: ${where} answers, but not as the agent's endpoint does: ${probe.message}`, advice: FREE_ADVICE };
     case 'answer':
       break;
   }
   if (probe.server !== STATUS_SERVER_HEADER) {
-    return [
-      {
-        status: 'fail',
-        finding: `status endpoint: ${where} is held by another program, not the agent (it answered HTTP ${probe.status}${probe.server ? `, Server: ${probe.server}` : ', no Server header'}); the agent's /healthz and /metrics are not there`,
-        advice: FREE_ADVICE,
-      },
-    ];
+    return {
+      status: 'fail',
+      finding: `status endpoint: ${where} is held by another program, not the agent (it answered HTTP ${probe.status}${probe.server ? `, Server: ${probe.server}` : ', no Server header'}); the agent's /healthz and /metrics are not there`,
+      advice: FREE_ADVICE,
+    };
   }
   const other = anotherAgent(probe, input, daemon, where);
-  if (other) return [other];
-  if (probe.status === 200) return [{ status: 'ok', finding: `status endpoint: the agent answers on ${where}, healthy` }];
+  if (other) return other;
+  if (probe.status === 200) return { status: 'ok', finding: `status endpoint: the agent answers on ${where}, healthy` };
   if (probe.status === 401)
-    return [{ status: 'ok', finding: `status endpoint: the agent answers on ${where} (basic authentication asked, as its web config says)` }];
-  return [
-    {
-      status: 'warn',
-      finding: `status endpoint: the agent answers on ${where}, unhealthy (HTTP ${probe.status}): ${probe.body.trim().replace(/^unhealthy: /, '')}`,
-      advice: 'the lines of the checklist above say what is wrong; /healthz turns 200 once a report is delivered',
-    },
-  ];
+    return { status: 'ok', finding: `status endpoint: the agent answers on ${where} (basic authentication asked, as its web config says)` };
+  return {
+    status: 'warn',
+    finding: `status endpoint: the agent answers on ${where}, unhealthy (HTTP ${probe.status}): ${probe.body.trim().replace(/^unhealthy: /, '')}`,
+    advice: 'the lines of the checklist above say what is wrong; /healthz turns 200 once a report is delivered',
+  };
 }
 
 /**
