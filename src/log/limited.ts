@@ -44,10 +44,8 @@ export class LimitedLog {
    * counted on the old one, which the new one need not share: what it held back is written now, and it starts afresh.
    */
   runOn(clock: LimiterClock) {
+    // Nothing is owed after the flush, so its rearm leaves no timer on the old clock.
     this.flush();
-    this.timer?.cancel();
-    this.timer = undefined;
-    this.timerAt = undefined;
     this.clock = clock;
     this.limiter = new LineRateLimiter(this.limits);
   }
