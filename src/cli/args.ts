@@ -122,7 +122,7 @@ const FIELD_OF: Record<string, keyof CliArgs> = {
 /** Every flag as util.parseArgs declares it: those with a value take the next word (or =value), the others none. */
 function parserOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
   return Object.fromEntries(
-    allFlags().map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short ? { short: f.short } : {}) }] as const),
+    allFlags().map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short && { short: f.short }) }] as const),
   );
 }
 

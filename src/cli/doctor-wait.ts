@@ -31,7 +31,7 @@ export class DoctorWait {
       label: adb.label,
       version: () => adb.version(),
       listDevices: () => adb.listDevices(),
-      ...(adb.listDevicesLong ? { listDevicesLong: () => adb.listDevicesLong!() } : {}),
+      ...(adb.listDevicesLong && { listDevicesLong: () => adb.listDevicesLong!() }),
       shell: (serial, command, options) => {
         shells.add(serial);
         return adb.shell(serial, command, options).finally(() => shells.delete(serial));

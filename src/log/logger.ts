@@ -68,7 +68,7 @@ export function createLogger(options: LoggerOptions = {}) {
       redact: { paths: redactPaths, censor: '***' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      ...(options.hold ? { hooks: { logMethod: holding(options.hold) } } : {}),
+      ...(options.hold && { hooks: { logMethod: holding(options.hold) } }),
     },
     masked,
   );
