@@ -1,8 +1,7 @@
 import { daemonView } from './daemon-view.js';
 import { buildParts, cloudClient, type Parts } from '../agent/build.js';
 import { serviceDoctor } from '../agent/platforms.js';
-import type { Credentials } from '../config/credentials.js';
-import { ConfigError, ConfigErrors } from '../config/errors.js';
+import { ConfigError, ConfigErrors, onConfigError } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
 import { otherServiceStateDir } from '../config/service-state.js';
 import { paintFor } from '../util/paint.js';
@@ -11,7 +10,7 @@ import { whereOn } from '../doctor/where.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
 import { checkNetwork } from '../doctor/proxy.js';
-import { cloudNetwork, type CloudNetwork } from '../cloud/network.js';
+import { cloudNetwork } from '../cloud/network.js';
 import { checkStatusEndpoint } from '../doctor/status-endpoint.js';
 import { hubHelperItems } from '../hub-helper/doctor-item.js';
 import {
@@ -56,13 +55,10 @@ export async function doctor(
   const { settings, logger } = setup;
   const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
 
-  let credentials: Credentials | undefined;
-  try {
-    credentials = sendingCredentials(settings, env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    config.push(cloudSettingsFailed(error.problems.map((p) => p.message)));
-  }
+  const credentials = onConfigError(
+    () => sendingCredentials(settings, env),
+    (error) => void config.push(cloudSettingsFailed(error.problems.map((p) => p.message))),
+  );
   const target = credentials && {
     baseUrl: settings.baseUrl,
     username: credentials.username,
@@ -98,20 +94,18 @@ export async function doctor(
   const wait = new DoctorWait(shellTimeoutMs / 1000);
   output.line?.follow(() => wait.text());
   // The proxy and the CAs (issue 26): a caFile that cannot be used fails here, and the cloud is not asked.
-  let network: CloudNetwork | undefined;
-  try {
-    network = cloudNetwork(settings, env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+  const network = onConfigError(
+    () => cloudNetwork(settings, env),
     // once and run stop on it with exit 2: a configuration failure.
-    config.push({
-      id: 'tls',
-      status: 'fail',
-      config: true,
-      finding: `TLS trust: ${error.message}`,
-      advice: `name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE${whereOn().inFile}), or unset it`,
-    });
-  }
+    (error) =>
+      void config.push({
+        id: 'tls',
+        status: 'fail',
+        config: true,
+        finding: `TLS trust: ${error.message}`,
+        advice: `name a readable PEM file of CA certificates in caFile (DEVICE_AGENT_CA_FILE${whereOn().inFile}), or unset it`,
+      }),
+  );
 
   // Every check at once: the programs the settings call on (the hub tool, the iOS tools) beside adb's phones and the cloud.
   const programs = Promise.all([

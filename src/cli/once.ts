@@ -1,6 +1,6 @@
 import { buildParts, cloudClient } from '../agent/build.js';
 import { logFailedDevices } from '../report/reporter.js';
-import { ConfigError } from '../config/errors.js';
+import { onConfigError } from '../config/errors.js';
 import { NoSpaceForNodeId, resolveNodeId } from '../config/node-id.js';
 import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
@@ -65,14 +65,14 @@ export function onceCloud(settings: Settings, credentials: Credentials, logger: 
 
 /** The node id a dry run shows: the kept one, or a temporary one when none can be kept (it sends nothing). */
 export function dryRunNodeId(setup: Setup, env: NodeJS.ProcessEnv) {
-  try {
-    return resolveNodeId(setup.settings, env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    // A dry run sends nothing, so an unwritable state directory is only worth a warning, which names only
-    // the state directory: the daemon's "nothing is reported until ..." does not hold for a run that sends nothing.
-    const why = err instanceof NoSpaceForNodeId ? `no node id is kept in ${err.dir} and none can be (${err.code})` : err.message;
-    setup.logger.warn(`${why}; this dry run uses a temporary node id`);
-    return 'dry-run-unsaved-node-id';
-  }
+  return onConfigError(
+    () => resolveNodeId(setup.settings, env),
+    (err) => {
+      // A dry run sends nothing, so an unwritable state directory is only worth a warning, which names only
+      // the state directory: the daemon's "nothing is reported until ..." does not hold for a run that sends nothing.
+      const why = err instanceof NoSpaceForNodeId ? `no node id is kept in ${err.dir} and none can be (${err.code})` : err.message;
+      setup.logger.warn(`${why}; this dry run uses a temporary node id`);
+      return 'dry-run-unsaved-node-id';
+    },
+  );
 }

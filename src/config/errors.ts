@@ -37,15 +37,22 @@ export function gatherConfigErrors(checks: ReadonlyArray<() => void>) {
   const errors: ConfigError[] = [];
   const warnings: ConfigWarning[] = [];
   for (const check of checks) {
-    try {
-      check();
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
+    onConfigError(check, (err) => {
       errors.push(...err.problems);
       if (err instanceof ConfigErrors) warnings.push(...err.warnings);
-    }
+    });
   }
   const [only] = errors;
   if (only && errors.length === 1 && !warnings.length) throw only;
   if (errors.length) throw new ConfigErrors(errors, warnings);
+}
+
+/** What fn returns; a ConfigError it throws is handed to `failed`, whose answer is returned instead. Other errors pass through. */
+export function onConfigError<T, F>(fn: () => T, failed: (error: ConfigError) => F) {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return failed(err);
+  }
 }

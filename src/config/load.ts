@@ -3,7 +3,7 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { settingsFileProblem } from './file-modes.js';
 import { docPath, projectRoot } from '../util/package.js';
-import { ConfigError, ConfigErrors } from './errors.js';
+import { ConfigError, ConfigErrors, onConfigError } from './errors.js';
 import { codePointName, jsonSyntaxError } from './json-syntax.js';
 import { readEnvironment, type ConfigWarning } from './environment.js';
 import { envName, MOVED_SETTINGS, schema, type Field, type Settings } from './schema.js';
@@ -30,14 +30,7 @@ export function loadConfig(options: LoadOptions = {}) {
   const env = options.env ?? process.env;
   const flat = new Map<string, unknown>();
   const errors: ConfigError[] = [];
-  const collect = (fn: () => void) => {
-    try {
-      fn();
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      errors.push(err);
-    }
-  };
+  const collect = (fn: () => void) => onConfigError(fn, (err) => errors.push(err));
   const moved: ConfigWarning[] = [];
   seedDefaults(flat);
   collect(() => mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults', errors, moved));
