@@ -3,12 +3,8 @@
 
 /** Whether a request to the base URL would carry the key in clear over the network. */
 export function sentInClear(baseUrl: string) {
-  try {
-    const url = new URL(baseUrl);
-    return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
-  } catch {
-    return false;
-  }
+  const url = URL.parse(baseUrl);
+  return url?.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 
 /** A URL host name (as `URL.hostname` gives it) that is this host's loopback. */

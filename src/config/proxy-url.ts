@@ -25,10 +25,8 @@ export function parseProxyUrl(value: string | undefined): ProxyEndpoint | undefi
     const what = scheme === 'https' ? 'a TLS connection to the proxy (https://)' : `${scheme}:// proxies`;
     return { problem: `${what} is not supported: give the proxy's http:// address, e.g. http://proxy.example.com:3128` };
   }
-  let url: URL;
-  try {
-    url = new URL(scheme === undefined ? `http://${text}` : text);
-  } catch {
+  const url = URL.parse(scheme === undefined ? `http://${text}` : text);
+  if (!url) {
     return { problem: 'is not a proxy URL: expected http://[USER:PASSWORD@]HOST:PORT (percent-encode @ : / in the user and password)' };
   }
   if (!url.hostname) return { problem: 'names no proxy host: expected http://[USER:PASSWORD@]HOST:PORT' };

@@ -30,13 +30,9 @@ const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']
 
 function checkUrl(value: string) {
   if (value === '') return undefined;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
-    return undefined;
-  } catch {
-    return `is not a URL: ${JSON.stringify(value)}`;
-  }
+  const url = URL.parse(value);
+  if (!url) return `is not a URL: ${JSON.stringify(value)}`;
+  return url.protocol === 'https:' || url.protocol === 'http:' ? undefined : 'must be an http(s) URL';
 }
 
 function checkCron(value: string) {

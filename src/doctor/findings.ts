@@ -380,12 +380,8 @@ export function formatDuration(ms: number) {
 
 /** The base URL without user info, query or fragment: enough to recognise, nothing secret. */
 export function safeUrl(baseUrl: string) {
-  try {
-    const url = new URL(baseUrl);
-    return `${url.protocol}//${url.host}${url.pathname}`;
-  } catch {
-    return '(invalid URL)';
-  }
+  const url = URL.parse(baseUrl);
+  return url ? `${url.protocol}//${url.host}${url.pathname}` : '(invalid URL)';
 }
 
 export function errorText(error: unknown) {

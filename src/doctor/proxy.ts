@@ -14,12 +14,8 @@ import { named } from './checklist.js';
 import { routeItems, trustItem, tunnelItems, type TunnelObservation } from './proxy-findings.js';
 
 export async function checkNetwork(baseUrl: string, network: CloudNetwork, env: NodeJS.ProcessEnv, timeoutMs: number) {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return [];
-  }
+  const url = URL.parse(baseUrl);
+  if (!url) return [];
   const secure = url.protocol === 'https:';
   const port = url.port ? Number(url.port) : secure ? 443 : 80;
   const route = routeFor(network.proxies, url);
