@@ -39,27 +39,24 @@ export function loadConfig(options: LoadOptions = {}) {
   reading.warnings.push(...moved);
   // The variable each setting was read from, so that one it could not read is not validated again.
   const variableOf = new Map<string, string>();
-  for (const [key, { name, raw }] of reading.values) {
+  const fromVariable = (key: string, name: string, raw: string) => {
     variableOf.set(key, name);
     collect(() => flat.set(key, fromEnv(name, raw, schema[key as keyof typeof schema])));
-  }
+  };
+  for (const [key, { name, raw }] of reading.values) fromVariable(key, name, raw);
   for (const [key, credential] of Object.entries(CREDENTIALS)) {
     if (flat.has(key) || variableOf.has(key) || !env.CREDENTIALS_DIRECTORY) continue;
     const path = join(env.CREDENTIALS_DIRECTORY, credential);
     const name = `the ${credential} credential (${path})`;
     collect(() => {
       const raw = readCredential(path, name);
-      if (raw === undefined) return;
-      variableOf.set(key, name);
-      flat.set(key, fromEnv(name, raw, schema[key as keyof typeof schema]));
+      if (raw !== undefined) fromVariable(key, name, raw);
     });
   }
   for (const [key, field] of Object.entries(schema) as [string, Field][]) {
     if (flat.has(key) || variableOf.has(key) || !field.envDefault) continue;
     const name = field.envDefault.find((n) => env[n] !== undefined && env[n] !== '');
-    if (name === undefined) continue;
-    variableOf.set(key, name);
-    collect(() => flat.set(key, fromEnv(name, env[name]!, field)));
+    if (name !== undefined) fromVariable(key, name, env[name]!);
   }
   for (const [key, value] of options.overrides ?? []) flat.set(key, value);
   const unreadable = new Set(errors.map((e) => e.key));
