@@ -159,7 +159,7 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
       const key = prefix + k;
       if (Object.hasOwn(schema, key)) own.set(key, v);
       else if (Object.hasOwn(MOVED_SETTINGS, key)) old.set(key, v);
-      else if (isPlainObject(v) && Object.keys(schema).some((s) => s.startsWith(key + '.'))) flatten(v, key + '.');
+      else if (isPlainObject(v) && fileNames.includes(key)) flatten(v, key + '.');
       else {
         const hint = didYouMean(closest(key, fileNames)) || `; every setting is listed in ${docPath('docs/reference/configuration.md')}`;
         errors.push(new ConfigError(key, `unknown setting in ${path}${hint}`));
@@ -185,7 +185,7 @@ function refuseUntrusted(path: string, stat: Stats, label: string) {
   if (problem) throw new ConfigError(label, problem);
 }
 
-// Group names ("health") and keys, the names a file may use.
+// Group names ("health") and keys, the names a file may use: a name here that is no key is a group.
 const fileNames = [...new Set(Object.keys(schema).flatMap((key) => key.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))];
 
 function fromEnv(name: string, raw: string, field: Field) {
