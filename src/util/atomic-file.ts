@@ -41,6 +41,8 @@ const LOCK_WAIT_MS = 5_000;
 /** A lock file older than this is left over: the longest hold is one write and fsync of a few MB. */
 const LOCK_STALE_MS = 30_000;
 const LOCK_NAME = '.lock';
+/** A file of this writer's own: O_EXCL, never into a file someone else made; O_NOFOLLOW, never through a link. */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 /** The locks this process holds now. */
 const held = new Set<string>();
 
@@ -57,8 +59,7 @@ export function writeAtomically(file: string, text: string) {
     refuseOdd(file);
     sweepLeftovers(file);
     const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    // O_EXCL: never into a file someone else made; O_NOFOLLOW: never through a link.
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o640);
+    const fd = openSync(tmp, CREATE_NEW, 0o640);
     try {
       try {
         // writeFileSync loops over short writes; a bare writeSync on a full disk writes part of the data without an
@@ -128,7 +129,7 @@ export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS
   for (;;) {
     let fd: number | undefined;
     try {
-      fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o640);
+      fd = openSync(lock, CREATE_NEW, 0o640);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
