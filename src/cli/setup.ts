@@ -51,11 +51,12 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
   maskProxyCredentials(settings);
   const pretty = settings.logFormat === 'auto' ? undefined : settings.logFormat === 'pretty';
   const logger = createLogger({ level: settings.logLevel, pretty, destination: logSink, env, hold });
-  if (args.command !== 'doctor') for (const w of warnings) logger.warn({ variable: w.name }, w.message);
-  if (credentials?.exposed && args.command !== 'doctor') logger.warn({ apiKeyFile: credentials.source }, credentials.exposed);
-  // Which settings file and state directory a command read: one it was meant to read and did not (a command run by
-  // hand beside an installed service) is otherwise silent. The doctor's checklist names both.
+  // The doctor's checklist names all of this.
   if (args.command !== 'doctor') {
+    for (const w of warnings) logger.warn({ variable: w.name }, w.message);
+    if (credentials?.exposed) logger.warn({ apiKeyFile: credentials.source }, credentials.exposed);
+    // Which settings file and state directory a command read: one it was meant to read and did not (a command run by
+    // hand beside an installed service) is otherwise silent.
     const stateDir = stateDirOf(settings, env);
     logger.info(
       (args.configPath
