@@ -38,7 +38,7 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, ju
       finding: `no usbmuxd socket at ${address.path}: iPhones are not looked for on this host (an iPhone plugged here is not seen; install usbmuxd to report iPhones)`,
     });
   }
-  const timeoutMs = (settings.iosTimeoutSeconds ?? 5) * 1000;
+  const timeoutMs = settings.iosTimeoutSeconds * 1000;
   const { listDevices } = await import('../platforms/ios/usbmuxd-client.js');
   const { probeIphone } = await import('../platforms/ios/probe.js');
   let devices;
