@@ -37,16 +37,17 @@ export function incidents(
   // A phone by what each file says (its serial or its udid): the file's name has its id made file-safe only.
   const files: Array<{ file: string } & IncidentFile> = [];
   for (const name of names) {
+    const path = join(dir, name);
     let text: string | undefined;
     try {
-      text = readStateFile(join(dir, name), INCIDENT_MAX_BYTES);
+      text = readStateFile(path, INCIDENT_MAX_BYTES);
     } catch (err) {
-      stderr.write(`device-agent: skipped ${join(dir, name)}: ${(err as Error).message}\n`);
+      stderr.write(`device-agent: skipped ${path}: ${(err as Error).message}\n`);
       continue;
     }
     const incident = text === undefined ? undefined : incidentFrom(text);
     if (!incident) {
-      if (text !== undefined) stderr.write(`device-agent: skipped ${join(dir, name)}: not an incident the agent wrote\n`);
+      if (text !== undefined) stderr.write(`device-agent: skipped ${path}: not an incident the agent wrote\n`);
       continue;
     }
     if (phone !== undefined && incident.serial !== phone && incident.udid !== phone) continue;

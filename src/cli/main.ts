@@ -41,7 +41,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         if (!(err instanceof ConfigError)) throw err;
         return doctorUnconfigured(err, env, process.stdout, args.json);
       }
-      return await doctor(s, env, process.stdout, args.phones ?? 'warn', { json: args.json, line });
+      return await doctor(s, env, process.stdout, args.phones, { json: args.json, line });
     }
     if (args.command === 'quarantine' || args.command === 'incidents') {
       // They read and leave files in the state directory: no service of the platforms is asked.

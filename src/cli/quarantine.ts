@@ -109,7 +109,7 @@ export async function quarantine(
   }
   const [udid] = found;
   const requests = join(dir, QUARANTINE_REQUESTS_DIR);
-  const name = `${Date.now()}-${randomBytes(4).toString('hex')}.json`;
+  const request = join(requests, `${Date.now()}-${randomBytes(4).toString('hex')}.json`);
   const by = (() => {
     try {
       return userInfo().username;
@@ -118,7 +118,7 @@ export async function quarantine(
     }
   })();
   try {
-    writeAtomically(join(requests, name), `${JSON.stringify({ release: udid, by, at: Date.now() })}\n`);
+    writeAtomically(request, `${JSON.stringify({ release: udid, by, at: Date.now() })}\n`);
   } catch (err) {
     stderr.write(`device-agent: cannot leave the release of ${phone} in ${requests}: ${stateWriteProblem(err)}${accessAdvice(err)}\n`);
     return EXIT.failed;
@@ -129,8 +129,8 @@ export async function quarantine(
     return EXIT.ok;
   }
   const until = Date.now() + RELEASE_WAIT_MS;
-  while (Date.now() < until && existsSync(join(requests, name))) await new Promise((r) => setTimeout(r, POLL_MS));
-  if (existsSync(join(requests, name))) {
+  while (Date.now() < until && existsSync(request)) await new Promise((r) => setTimeout(r, POLL_MS));
+  if (existsSync(request)) {
     stderr.write(
       `device-agent: the daemon (pid ${daemon.pid}) did not take the release of ${phone} within ${RELEASE_WAIT_MS / 1000} s; it stays in ${requests} and is taken when the daemon next looks (is the daemon running with this state directory?)\n`,
     );
