@@ -15,7 +15,7 @@ import { versionOfThisProcess } from './version.js';
 export { onOutputError } from './output-errors.js';
 
 /** The CLI: returns the process exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+export async function main(argv: string[], env = process.env) {
   try {
     if (!argv.length) {
       process.stderr.write(globalHelp(helpContext()));

@@ -1,5 +1,5 @@
 import type { DeviceRow } from '../status/device-rows.js';
-import { noPaint, type Paint } from '../util/paint.js';
+import { noPaint } from '../util/paint.js';
 import { isTcpSerial } from '../util/tcp-serial.js';
 import { terminalText } from '../report/clean-strings.js';
 import { fit } from './progress.js';
@@ -61,7 +61,7 @@ function withInside(own: Column, featureColumns: readonly FeatureColumn[]): Colu
 export const MAX_CELL_CHARS = 120;
 
 /** The features' columns go where each says, else after the table's own, in registration order; a column no device fills is left out. */
-export function formatTable(rows: readonly DeviceRow[], paint: Paint = noPaint, featureColumns: readonly FeatureColumn[] = []) {
+export function formatTable(rows: readonly DeviceRow[], paint = noPaint, featureColumns: readonly FeatureColumn[] = []) {
   if (!rows.length) return 'no devices\n';
   const all = placed(
     columns.map((c) => withInside(c, featureColumns)),

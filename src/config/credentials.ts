@@ -14,7 +14,7 @@ export interface Credentials {
 }
 
 /** The API key from DEVICE_AGENT_API_KEY (or apiKey), DEVICE_AGENT_API_KEY_FILE (or apiKeyFile), then the credential `api-key`. */
-export function resolveCredentials(settings: Settings, env: NodeJS.ProcessEnv = process.env) {
+export function resolveCredentials(settings: Settings, env = process.env) {
   let key: Omit<Credentials, 'username'> | undefined;
   gatherConfigErrors([
     () => {

@@ -8,7 +8,7 @@ import { ConfigError } from './errors.js';
 import { parseNodeIdFile } from './node-id-text.js';
 import type { Settings } from './schema.js';
 
-export function stateDirOf(settings: Settings, env: NodeJS.ProcessEnv = process.env) {
+export function stateDirOf(settings: Settings, env = process.env) {
   // systemd's StateDirectory= sets $STATE_DIRECTORY (possibly a colon-separated list).
   return settings.stateDir ?? env.STATE_DIRECTORY?.split(':')[0] ?? join(homedir(), '.local', 'state', 'device-agent');
 }
@@ -42,7 +42,7 @@ export class NoSpaceForNodeId extends ConfigError {
  * configuration error naming the file. A kept id is read without writing, so a full or read-only directory stops
  * nothing; one that cannot be made for want of space is a NoSpaceForNodeId.
  */
-export function resolveNodeId(settings: Settings, env: NodeJS.ProcessEnv = process.env, logger?: Logger) {
+export function resolveNodeId(settings: Settings, env = process.env, logger?: Logger) {
   if (settings.nodeId) return settings.nodeId;
   const dir = stateDirOf(settings, env);
   const file = join(dir, 'node-id');

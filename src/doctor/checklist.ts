@@ -60,7 +60,7 @@ const ADVICE_INDENT = '       -> ';
  * what is fine named on one line, the phones whose own line passed counted (their other lines say what is not); the
  * counts. Every line is secret-masked: the findings quote errors and settings, and stdout is not the logger.
  */
-export function formatChecklist(checks: readonly CheckItem[], paint: Paint = noPaint) {
+export function formatChecklist(checks: readonly CheckItem[], paint = noPaint) {
   const label = (status: CheckStatus) => (PAINT[status] ? paint[PAINT[status]](LABELS[status]) : LABELS[status]);
   const lines: string[] = [];
   const wrong = checks.filter((c) => c.status === 'fail' || c.status === 'warn');

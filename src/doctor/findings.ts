@@ -69,7 +69,7 @@ export function settingsItem(variables: readonly string[]): CheckItem {
 }
 
 /** An unknown or old variable name: the settings load, but probably not as meant. */
-export function variableWarning(warning: ConfigWarning, where: Where = onThisHost): CheckItem {
+export function variableWarning(warning: ConfigWarning, where = onThisHost): CheckItem {
   return {
     id: 'config.variables',
     status: 'warn',
@@ -79,7 +79,7 @@ export function variableWarning(warning: ConfigWarning, where: Where = onThisHos
 }
 
 /** Settings the commands refuse (the settings could not be loaded at all). */
-export function settingFailed(messages: readonly string[], where: Where = onThisHost): CheckItem {
+export function settingFailed(messages: readonly string[], where = onThisHost): CheckItem {
   return {
     id: 'config',
     status: 'fail',
@@ -114,7 +114,7 @@ export function cloudSettingsItem(target: CloudTarget): CheckItem {
 }
 
 /** Required cloud settings missing or unreadable (the messages of a ConfigError). */
-export function cloudSettingsFailed(messages: readonly string[], where: Where = onThisHost): CheckItem {
+export function cloudSettingsFailed(messages: readonly string[], where = onThisHost): CheckItem {
   return {
     id: 'config',
     status: 'fail',
@@ -168,7 +168,7 @@ export function adbServerFailed(
   label: string,
   error: unknown,
   service: Pick<ServiceDoctor, 'unreachable' | 'addressVariables'>,
-  where: Where = onThisHost,
+  where = onThisHost,
 ): CheckItem {
   const { socket, port } = service.addressVariables;
   const id = 'adb.server';
@@ -295,7 +295,7 @@ export function cloudItem(target: CloudTarget, check: CredentialCheck): CheckIte
   };
 }
 
-export function cloudFailed(target: CloudTarget, error: unknown, where: Where = onThisHost): CheckItem {
+export function cloudFailed(target: CloudTarget, error: unknown, where = onThisHost): CheckItem {
   return { id: 'cloud', status: 'fail', ...cloudProblem(target, error, where) };
 }
 

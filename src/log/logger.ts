@@ -113,7 +113,7 @@ function droppedLine(dropped: number) {
 // pino-pretty is loaded lazily: JSON output (services, containers) never needs it. It is a production dependency,
 // shipped in the package and the image (`--log-format pretty` there, issue 61; test/packaging/production-deps.test.ts):
 // an install that lacks it anyway gets plain JSON lines rather than a crash.
-export function prettyStream(target: Sink, moduleName = 'pino-pretty', env: NodeJS.ProcessEnv = process.env) {
+export function prettyStream(target: Sink, moduleName = 'pino-pretty', env = process.env) {
   const require = createRequire(import.meta.url);
   let build: (opts: Record<string, unknown>) => Sink;
   try {
