@@ -19,10 +19,7 @@ export const MASK = '***';
  */
 export function addSecret(value: string | undefined) {
   if (value && value.length >= 4) {
-    secrets.add(value);
-    secrets.add(Buffer.from(value).toString('base64'));
-    secrets.add(JSON.stringify(value).slice(1, -1));
-    secrets.add(encodeURIComponent(value));
+    for (const form of [value, Buffer.from(value).toString('base64'), JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) secrets.add(form);
     longestFirst = [...secrets].sort((a, b) => b.length - a.length);
   }
 }

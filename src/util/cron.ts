@@ -99,7 +99,7 @@ const MAX_DAYS = 366 * 30;
  * and a repeated one runs once.
  */
 export function nextRun(schedule: CronSchedule, afterMs: number) {
-  const [seconds, minutes, hours, days, months, weekdays] = schedule.fields as number[][];
+  const [seconds, minutes, hours, days, months, weekdays] = schedule.fields;
   const start = new Date(Math.floor(afterMs / 1000) * 1000);
   for (let i = 0; i < MAX_DAYS; i++) {
     const day = new Date(start.getFullYear(), start.getMonth(), start.getDate() + i);
