@@ -136,7 +136,7 @@ function withUnreported(devices: DeviceInfo[], parts: Parts) {
   const shown = new Set(devices.map((d) => d.udid));
   const more: DeviceInfo[] = [];
   for (const r of parts.registry.list(parts.unready.platform)) {
-    if (r.udid !== undefined ? shown.has(r.udid) : shown.has(r.serial)) continue;
+    if (shown.has(r.udid ?? r.serial)) continue;
     const info = parts.unready.describe(r.serial, r.state, r.udid);
     // Ready, but its inventory failed before it said who it is: that failure is why, not its state (adb's word is "device").
     more.push(

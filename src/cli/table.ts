@@ -35,7 +35,7 @@ const columns: Column[] = [
 function usbCell(port: string, r: DeviceRow) {
   const mapped = r.hub === undefined ? undefined : `${r.hub}.${r.hubPort}`;
   const hub = mapped === undefined || port === mapped || port.startsWith(`${mapped} `) ? [] : [`hub ${r.hub}:${r.hubPort}`];
-  return [...(isTcpSerial(r.serial) ? ['tcp'] : []), ...(port ? [port] : []), ...hub, ...(r.hubName ? [r.hubName] : [])].join(', ');
+  return [isTcpSerial(r.serial) && 'tcp', port, ...hub, r.hubName].filter(Boolean).join(', ');
 }
 
 /** A feature's column as the table shows it: a cell column shows "-" where the feature says nothing, and only when some device has a cell. */
