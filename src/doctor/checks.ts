@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ServiceDoctor } from '../platforms/doctor.js';
-import type { CredentialCheck } from '../cloud/client.js';
+import type { CloudClient } from '../cloud/client.js';
 import type { Settings } from '../config/schema.js';
 import { stateDirOf } from '../config/node-id.js';
 import { parseNodeIdFile } from '../config/node-id-text.js';
@@ -49,11 +49,6 @@ export interface DoctorAdb {
   /** adb's long listing (usb path, transport id); without it the doctor shows no USB topology. */
   listDevicesLong?(): Promise<ListedDevice[]>;
   shell(serial: string, command: string, options: { timeoutMs: number; maxBytes?: number }): Promise<{ output: string }>;
-}
-
-/** The part of CloudClient the doctor uses. */
-export interface DoctorCloud {
-  checkCredentials(): Promise<CredentialCheck>;
 }
 
 export interface AdbCheckOptions {
@@ -179,8 +174,8 @@ export function runAdbVersion(env: NodeJS.ProcessEnv) {
   );
 }
 
-/** One GET /devices: the credentials, then the clock from the answer's Date header. */
-export async function checkCloud(cloud: DoctorCloud, target: CloudTarget): Promise<CheckItem[]> {
+/** One GET /devices (the part of CloudClient the doctor uses): the credentials, then the clock from the answer's Date header. */
+export async function checkCloud(cloud: Pick<CloudClient, 'checkCredentials'>, target: CloudTarget) {
   try {
     const check = await cloud.checkCredentials();
     return [cloudItem(target, check), clockItem(check.clockSkewMs)];
