@@ -8,8 +8,7 @@ export function outputErrorsAreNotFatal() {
   daemon = true;
 }
 
-export type OutputErrorAction = 'exit' | 'ignore' | 'throw';
-
+/** What the launcher does with an error of stdout or stderr: 'exit' quietly, 'ignore' it, or 'throw' it. */
 export function onOutputError(err: { code?: unknown } | undefined) {
   if (daemon) return 'ignore';
   return err?.code === 'EPIPE' ? 'exit' : 'throw';
