@@ -31,7 +31,7 @@ import type { Setup } from './setup.js';
 import { utcText } from '../util/clock.js';
 
 /** How long `release` waits for the running daemon to take its request: it looks every second; a loaded host, a few. */
-export const RELEASE_WAIT_MS = 10_000;
+const RELEASE_WAIT_MS = 10_000;
 const POLL_MS = 100;
 
 type Out = NodeJS.WritableStream;

@@ -4,7 +4,7 @@ import type { EventEmitter } from 'node:events';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 
-export const UNHANDLED_REJECTION_LINE =
+const UNHANDLED_REJECTION_LINE =
   "unexpected failure (unhandled rejection): a bug in the agent, not a fault of the phones, the adb server or the cloud; the agent keeps running; report it to the agent's maintainers with this line";
 
 /** Logs every unhandled rejection of `proc` (the process) instead of dying of it. */

@@ -2,7 +2,7 @@
 // phone's own entry wins, then the first model that matches, so exceptions can go before the rule. Nothing listed: off.
 
 /** The ways the agent can carry out; `off` names an exception to a model's rule. */
-export const CHARGE_WAYS = ['off', 'uhubctl', 'command', 'samsung'] as const;
+const CHARGE_WAYS = ['off', 'uhubctl', 'command', 'samsung'] as const;
 export type ChargeWay = (typeof CHARGE_WAYS)[number];
 /** The ways that pause a phone's charge by switching its hub port (charge control's); the others switch no port. */
 const PORT_WAYS = ['uhubctl', 'command'] as const satisfies readonly ChargeWay[];

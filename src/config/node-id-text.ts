@@ -3,7 +3,7 @@
 import { codePointName } from './json-syntax.js';
 
 /** Longer than any id an operator types or the agent generates (a UUID is 36). */
-export const MAX_NODE_ID_CHARS = 200;
+const MAX_NODE_ID_CHARS = 200;
 
 /** What is wrong with an id, or undefined when it is a fine one. */
 export function nodeIdProblem(id: string) {

@@ -32,7 +32,7 @@ export function defaultText(field: Field, value: unknown) {
   return `\`${scalar ? String(value) : JSON.stringify(value)}\``;
 }
 
-export function allowedText(field: Field) {
+function allowedText(field: Field) {
   if (field.oneOf) return field.oneOf.map((v) => `\`${v}\``).join(', ');
   if (field.type === 'integer') {
     if (field.min !== undefined && field.max !== undefined) return `${field.min} to ${field.max}`;

@@ -3,7 +3,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-export const SERVICE_STATE_DIR = '/var/lib/device-agent';
+const SERVICE_STATE_DIR = '/var/lib/device-agent';
 
 /** The service's state directory when this run uses another without a configured node id (with DynamicUser= it is a link: only it is looked at). */
 export function otherServiceStateDir(current: string, nodeIdConfigured: boolean, serviceDir = SERVICE_STATE_DIR) {

@@ -1,6 +1,6 @@
 // Where usbmuxd listens, read the way libusbmuxd reads USBMUXD_SOCKET_ADDRESS: `UNIX:/path` for a unix socket,
 // `HOST:PORT` for TCP (a bare path is not accepted by libusbmuxd, so it is refused here too rather than guessed).
-export const DEFAULT_USBMUXD_PATH = '/var/run/usbmuxd';
+const DEFAULT_USBMUXD_PATH = '/var/run/usbmuxd';
 
 export type UsbmuxdAddress = { path: string; label: string } | { host: string; port: number; label: string };
 

@@ -155,7 +155,7 @@ export function nodeIdItem(facts: NodeIdFacts): CheckItem {
 // ---- adb -------------------------------------------------------------------
 
 /** adb's internal version (host:version) as the adb tool prints it: 41 -> 1.0.41. */
-export function adbVersionName(internal: number) {
+function adbVersionName(internal: number) {
   return `1.0.${internal}`;
 }
 

@@ -12,7 +12,7 @@ export interface GatedOutput {
 }
 
 /** About 5,000 log lines: far more than any burst the agent writes, little memory. */
-export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export class OutputGate {
   private dropped = 0;

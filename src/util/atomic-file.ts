@@ -262,7 +262,7 @@ function kindOf(stat: Stats) {
 }
 
 /** Flushes a directory's entries: without it a rename may not survive a power loss. */
-export function syncDir(dir: string) {
+function syncDir(dir: string) {
   const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     fsyncSync(fd);
