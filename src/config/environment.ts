@@ -37,7 +37,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv) {
   const known: string[] = [];
   const warnings: ConfigWarning[] = [];
   const set = Object.keys(env)
-    .filter((name) => name.startsWith(PREFIX) && env[name] !== undefined && env[name] !== '')
+    .filter((name) => name.startsWith(PREFIX) && env[name])
     .sort();
   for (const name of set) {
     const raw = env[name]!;
@@ -67,7 +67,7 @@ export function readEnvironment(env: NodeJS.ProcessEnv) {
     }
   }
   const tls = env.NODE_TLS_REJECT_UNAUTHORIZED;
-  if (tls !== undefined && tls !== '' && tls !== '1') {
+  if (tls && tls !== '1') {
     warnings.push({
       name: 'NODE_TLS_REJECT_UNAUTHORIZED',
       message:

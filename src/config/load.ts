@@ -55,7 +55,7 @@ export function loadConfig(options: LoadOptions = {}) {
   }
   for (const [key, field] of Object.entries(schema) as [string, Field][]) {
     if (flat.has(key) || variableOf.has(key) || !field.envDefault) continue;
-    const name = field.envDefault.find((n) => env[n] !== undefined && env[n] !== '');
+    const name = field.envDefault.find((n) => env[n]);
     if (name !== undefined) fromVariable(key, name, env[name]!);
   }
   for (const [key, value] of options.overrides ?? []) flat.set(key, value);
