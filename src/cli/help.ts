@@ -70,7 +70,7 @@ export function commandHelp(name: CommandName, ctx: HelpContext) {
     ...columns(others),
     '',
     'Exit codes:',
-    ...columns(Object.entries(spec.exits).map(([code, text]) => [code, text])),
+    ...columns(Object.entries(spec.exits)),
     '',
   ].join('\n');
 }
