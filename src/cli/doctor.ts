@@ -1,5 +1,5 @@
 import { daemonView } from './daemon-view.js';
-import { buildParts, cloudClient, type Parts } from '../agent/build.js';
+import { buildParts, cloudClient } from '../agent/build.js';
 import { serviceDoctor } from '../agent/platforms.js';
 import { ConfigError, ConfigErrors, onConfigError } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
@@ -74,14 +74,11 @@ export async function doctor(
   if (serviceDir) config.push(serviceStateDirItem(stateDir, serviceDir));
 
   // The same parts as the daemon's: the adb client and the sources it would use, and the features whose lines follow.
-  let parts: Parts | undefined;
-  let addressError: unknown;
-  try {
-    parts = buildParts(settings, env, logger, { nodeId: 'doctor' });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    addressError = error;
-  }
+  const built = onConfigError(
+    () => buildParts(settings, env, logger, { nodeId: 'doctor' }),
+    (error) => error,
+  );
+  const parts = built instanceof ConfigError ? undefined : built;
   // A service address that cannot be used fails its own line; the features' lines stand on the service's default one, never asked.
   const { socket, port } = serviceDoctor.addressVariables;
   const features = (
@@ -126,7 +123,7 @@ export async function doctor(
         adbTool: () => runAdbVersion(env),
         features: doctors,
       })
-    : Promise.resolve([adbAddressFailed(addressError, serviceDoctor)]);
+    : Promise.resolve([adbAddressFailed(built, serviceDoctor)]);
   const networkChecked = target && network ? checkNetwork(settings.baseUrl, network, env, TUNNEL_TIMEOUT_MS) : Promise.resolve([]);
   const cloudChecked = target && credentials && network ? checkCloud(cloudClient(settings, credentials, logger), target) : Promise.resolve([]);
 

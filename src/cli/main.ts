@@ -1,4 +1,4 @@
-import { ConfigError, ConfigErrors } from '../config/errors.js';
+import { ConfigError, ConfigErrors, onConfigError } from '../config/errors.js';
 import { loadDefaults } from '../config/load.js';
 import { REFERENCE_PATH } from '../config/reference.js';
 import { agentVersion, projectRoot } from '../util/package.js';
@@ -34,13 +34,11 @@ export async function main(argv: string[], env = process.env) {
       const { doctor, doctorUnconfigured } = await import('./doctor.js');
       // On a terminal, what the doctor still checks, at the foot of stderr.
       const line = StatusLine.onTerminal(process.stderr, env);
-      let s;
-      try {
-        s = setup(args, env, line ?? process.stderr, true);
-      } catch (err) {
-        if (!(err instanceof ConfigError)) throw err;
-        return doctorUnconfigured(err, env, process.stdout, args.json);
-      }
+      const s = onConfigError(
+        () => setup(args, env, line ?? process.stderr, true),
+        (err) => err,
+      );
+      if (s instanceof ConfigError) return doctorUnconfigured(s, env, process.stdout, args.json);
       return await doctor(s, env, process.stdout, args.phones, { json: args.json, line });
     }
     if (args.command === 'quarantine' || args.command === 'incidents') {
