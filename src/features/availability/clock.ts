@@ -76,7 +76,16 @@ export class InServiceClock {
     if (!subject) {
       this.bound();
       const layer = layerOf(undefined);
-      const track: Track = { udid, serial, state: verdict.state, ...(layer && { layer }), since: at, credited: at, confirmed: at, ...(verdict.held && { held: true as const }) };
+      const track: Track = {
+        udid,
+        serial,
+        state: verdict.state,
+        ...(layer && { layer }),
+        since: at,
+        credited: at,
+        confirmed: at,
+        ...(verdict.held && { held: true as const }),
+      };
       subject = { track, tally: new Tally() };
       this.phones.set(udid, subject);
       this.place(track, o.port);

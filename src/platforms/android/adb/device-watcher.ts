@@ -202,11 +202,7 @@ export class DeviceWatcher extends Watcher {
     this.pollTimer = undefined;
     this.pollRefusal = undefined;
     this.pollOk = false;
-    limited(this.options.logger).info(
-      'adb-tracking-accepted',
-      { adb: this.label },
-      `the adb server at ${this.label} tracks devices again; polling stopped`,
-    );
+    limited(this.options.logger).info('adb-tracking-accepted', { adb: this.label }, `the adb server at ${this.label} tracks devices again; polling stopped`);
     return true;
   }
 

@@ -37,7 +37,7 @@ describe("the readiness probe's settings lists under a shell", () => {
     expect(text).toContain(`rows:global=${rows(lists.global)}`);
     expect(text).toContain(`rows:system=${rows(lists.system)}`);
     const shell = parseReadiness(text)!;
-    expect([...shell.whole!.keys()]).toEqual(['global', 'system']);
+    expect([...shell.whole.keys()]).toEqual(['global', 'system']);
     // The stub shell has no getprop: each property the probe asks for prints blank.
     const props = Object.fromEntries(READINESS_PROPS.map((p) => [p, '']));
     expect(shell).toEqual(parseReadiness(readinessSection({ lists: { global: { text: lists.global }, system: { text: lists.system } }, props })));
@@ -47,7 +47,7 @@ describe("the readiness probe's settings lists under a shell", () => {
     const usage = 'Invalid command: list\nusage:  settings [--user NUM] get namespace key\n        settings [--user NUM] put namespace key value\n';
     const text = run({ global: usage, system: usage }, 0);
     expect(text).toContain('rows:global=0');
-    expect(parseReadiness(text)!.whole!.size).toBe(0);
+    expect(parseReadiness(text)!.whole.size).toBe(0);
   });
 
   it('a stack trace with `uid=2000` in it is no row', () => {
