@@ -5,7 +5,7 @@ import { BookingGate } from '../../src/booking/gate.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { counterKey } from '../../src/stats/counter.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { captureLogger } from '../log/capture.js';
 
 // The one control loop of the actions on virtual time, with a probe action

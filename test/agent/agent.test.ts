@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, LIFECYCLE_MS } from '../../src/agent/agent.js';
 import { DeviceRegistry } from '../../src/devices/registry.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { captureLogger } from '../log/capture.js';
 
 // The daemon awaits the features' starts and stops, and the actions': the

@@ -18,7 +18,7 @@ import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import { StatusViews } from '../../src/status/views.js';
 import type { Clock } from '../../src/util/clock.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { AndroidControl } from '../../src/platforms/android/control.js';

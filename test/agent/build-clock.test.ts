@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildParts } from '../../src/agent/build.js';
 import { loadSettings } from '../../src/config/load.js';
 import { limited } from '../../src/log/limited.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { captureLogger } from '../log/capture.js';
 
 // The wiring hands the agent's clock to its logger (issue 41): every

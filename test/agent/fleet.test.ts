@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { reportBed } from './bed.js';
 
 // A fleet of report paths on one virtual time line: 16 hosts' real report

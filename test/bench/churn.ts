@@ -29,7 +29,7 @@ import { AndroidSource } from '../../src/platforms/android/source.js';
 import { Reporter, type ReportSink } from '../../src/report/reporter.js';
 import { UnpluggedLedger } from '../../src/report/unplugged.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
-import { seededRandom, VirtualTime } from '../../src/util/virtual-time.js';
+import { seededRandom, VirtualTime } from '../support/virtual-time.js';
 import { NOTHING_DISABLED } from '../platforms/android/inventory/support.js';
 import { loadSettings } from '../../src/config/load.js';
 import type { AndroidControl } from '../../src/platforms/android/control.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BookingGate, cloudIdOf, type BookingGateSettings } from '../../src/booking/gate.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 
 // The gate alone. The booking rule it serves, as a property of recovery as the
 // agent runs it: test/features/recovery/booking.property.test.ts.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StateFile, type StateFileKind } from '../../src/config/state-file.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { jsonObject } from '../../src/util/json-object.js';
 import { captureLogger } from '../log/capture.js';
 

@@ -4,7 +4,7 @@ import { propertyRuns } from '../support/property-runs.js';
 import { FlapLog } from '../../src/devices/flap-log.js';
 import { FLAP_RULES } from '../../src/devices/flapping.js';
 import { createLogger } from '../../src/log/logger.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 
 // A flapping phone's transitions summed up (issue 34, finding 7), on virtual
 // time, on random plug/unplug/offline sequences of a few phones over hours:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { carryClock, LimitedLog, limited } from '../../src/log/limited.js';
 import { systemClock } from '../../src/util/clock.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { captureLogger } from './capture.js';
 
 describe('LimitedLog', () => {

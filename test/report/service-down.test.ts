@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withServiceDown } from '../../src/report/service-down.js';
 import { Timeline } from '../../src/devices/timeline.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { PHONE_STATE } from '../../src/devices/phone-state.js';
 import { SharedParts } from '../../src/util/shared-parts.js';
 import { phone, reportBed } from '../agent/bed.js';

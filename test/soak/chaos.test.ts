@@ -11,7 +11,7 @@ import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { PROBE_RETRY } from '../../src/timing/planner.js';
 import { backoffBound } from '../../src/util/backoff.js';
-import { seededRandom } from '../../src/util/virtual-time.js';
+import { seededRandom } from '../support/virtual-time.js';
 import { AVAILABILITY_FILE, clockFrom } from '../../src/features/availability/store.js';
 import { IN_SERVICE, partsOf } from '../../src/features/availability/tally.js';
 import { devicesOf } from '../support/reports.js';

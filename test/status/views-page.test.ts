@@ -4,7 +4,7 @@ import { DeviceRegistry } from '../../src/devices/registry.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import type { PhonePage, RackPage } from '../../src/status/page-data.js';
 import { StatusViews } from '../../src/status/views.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 
 const phone = (udid: string): DeviceInfo => ({
   udid,

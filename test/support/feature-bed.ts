@@ -23,7 +23,7 @@ import type { WearReader } from '../../src/platforms/wear.js';
 import { platformNames, wearReader } from '../../src/agent/platforms.js';
 import { AgentStats } from '../../src/stats/agent-stats.js';
 import type { Clock, Timers } from '../../src/util/clock.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from './virtual-time.js';
 import { SharedParts } from '../../src/util/shared-parts.js';
 import type { DeviceFeature } from '../../src/devices/feature.js';
 import type { DeviceRow } from '../../src/devices/feature-view.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom, VirtualTime } from '../../src/util/virtual-time.js';
+import { seededRandom, VirtualTime } from './virtual-time.js';
 
 describe('VirtualTime', () => {
   it('fires timers in time order, ties in the order they were set, and not the cancelled ones', () => {

@@ -1,5 +1,5 @@
 import TinyQueue from 'tinyqueue';
-import type { Clock, Timer, Timers } from './clock.js';
+import type { Clock, Timer, Timers } from '../../src/util/clock.js';
 
 /**
  * A seeded random source (mulberry32): the same seed gives the same numbers, so a simulated fleet's jitter is

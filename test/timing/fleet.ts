@@ -12,7 +12,7 @@ import { DeviceRegistry } from '../../src/devices/registry.js';
 import { PlanTimer } from '../../src/timing/plan-timer.js';
 import { ReportPlanner, type PlannedReport, type Trigger } from '../../src/timing/planner.js';
 import { Scheduler } from '../../src/timing/scheduler.js';
-import { seededRandom, VirtualTime } from '../../src/util/virtual-time.js';
+import { seededRandom, VirtualTime } from '../support/virtual-time.js';
 
 export type CloudAnswer = { kind: 'ok' } | { kind: 'transient'; retryAfterMs?: number };
 

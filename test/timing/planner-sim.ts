@@ -7,7 +7,7 @@
 import type { Failure, PlannerOptions, Trigger } from '../../src/timing/planner.js';
 import { PlannerBed } from './planner-bed.js';
 import type { FailedDevice } from '../../src/cloud/types.js';
-import { seededRandom } from '../../src/util/virtual-time.js';
+import { seededRandom } from '../support/virtual-time.js';
 
 export type SimEvent =
   { dt: number; kind: 'plug' | 'unplug' | 'offline' | 'wedge' | 'unwedge'; device: number } | { dt: number; kind: 'source-resumed' | 'requested' };

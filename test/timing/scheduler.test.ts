@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/timing/scheduler.js';
 import { MAX_SPREAD_MS, nodePhase } from '../../src/timing/spread.js';
 import { silentLogger } from '../../src/log/logger.js';
-import { VirtualTime, type VirtualClock } from '../../src/util/virtual-time.js';
+import { VirtualTime, type VirtualClock } from '../support/virtual-time.js';
 
 // The timer shell around src/timing/cron.ts and src/timing/spread.ts, on a
 // virtual clock: wall time, monotonic time, timers and jitter all come from

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { every } from '../../src/util/clock.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 
 describe('every', () => {
   it('calls once per period of the timers it is given, until cancelled', () => {

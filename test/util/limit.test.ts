@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 import { Limiter, mapLimit, waitWhileSettling } from '../../src/util/limit.js';
 
 // waitWhileSettling on a time line the test moves: the tasks settle on its

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Reconnects } from '../../src/util/reconnects.js';
-import { VirtualTime } from '../../src/util/virtual-time.js';
+import { VirtualTime } from '../support/virtual-time.js';
 
 describe('Reconnects', () => {
   it('grows the wait while connections die soon after opening, and starts over after one that held', () => {

@@ -10,7 +10,7 @@ import type { ReportHeard } from '../../../src/devices/feature.js';
 import { availabilityFeature } from '../../../src/features/availability/feature.js';
 import { AVAILABILITY_FILE, clockFrom } from '../../../src/features/availability/store.js';
 import { MAX_PHONES } from '../../../src/features/availability/clock.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { SharedParts } from '../../../src/util/shared-parts.js';
 import { INCIDENT_LOG } from '../../../src/devices/incidents.js';
 import { captureLogger } from '../../log/capture.js';

@@ -24,7 +24,7 @@ import { clockFrom, AVAILABILITY_FILE } from '../../../src/features/availability
 import { HOUR_MS, partsOf } from '../../../src/features/availability/tally.js';
 import type { AndroidControl } from '../../../src/platforms/android/control.js';
 import type { Logger } from '../../../src/log/logger.js';
-import { seededRandom } from '../../../src/util/virtual-time.js';
+import { seededRandom } from '../../support/virtual-time.js';
 import { SharedParts } from '../../../src/util/shared-parts.js';
 import { reportBed } from '../../agent/bed.js';
 

@@ -11,7 +11,7 @@ import { PowerPaths } from '../../../src/features/charge/power-paths.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 import type { Logger } from '../../../src/log/logger.js';
 import type { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import type { PlatformFacts } from '../../../src/platforms/facts.js';
 import { captureLogger } from '../../log/capture.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';

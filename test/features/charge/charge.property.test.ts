@@ -15,7 +15,7 @@ import { withChargePauses } from '../../../src/features/charge/paused-report.js'
 import { kindsOf } from '../../../src/devices/presence.js';
 import { UnpluggedLedger } from '../../../src/report/unplugged.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 
 // Charge control over random sequences of battery levels, bookings, cloud

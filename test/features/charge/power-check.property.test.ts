@@ -10,7 +10,7 @@ import { loadSettings } from '../../../src/config/load.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { PortSwitch } from '../../../src/hub/uhubctl.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 
 // The check of the power path (issue 43) over random sequences on virtual

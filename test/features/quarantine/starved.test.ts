@@ -4,7 +4,7 @@ import { PHONE_STATE } from '../../../src/devices/phone-state.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { availabilityFeature } from '../../../src/features/availability/feature.js';
 import { quarantineFeature } from '../../../src/features/quarantine/feature.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { SharedParts } from '../../../src/util/shared-parts.js';
 import { phone } from '../../agent/bed.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';

@@ -15,7 +15,7 @@ import type { SettingsNamespace, SettingsWriter } from '../../../src/devices/con
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { READINESS_VALUES } from '../../../src/devices/readiness-values.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 import { androidPhone } from '../../support/devices.js';
 import { writeRefusal } from '../../../src/platforms/android/control.js';

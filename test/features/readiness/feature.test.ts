@@ -6,7 +6,7 @@ import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { readinessFeature } from '../../../src/features/readiness/feature.js';
 import { featureContext, featureSeries } from '../../support/feature-bed.js';
 import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
-import { VirtualClock, VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualClock, VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 import { fixture, readinessSection } from './section.js';
 

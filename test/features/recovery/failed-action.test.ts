@@ -5,7 +5,7 @@ import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { loadSettings } from '../../../src/config/load.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 import { androidPhone } from '../../support/devices.js';
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { Escalations, historyOf } from '../../../src/features/recovery/escalations.js';
 import { CountedStarts } from '../../../src/actions/counted-starts.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { connectBackoff, ConnectBackoffs } from '../../../src/features/recovery/connects.js';
 import {
   HOUR_MS,

@@ -13,7 +13,7 @@ import { recordKey } from '../../../src/devices/record.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import type { PortPower } from '../../../src/hub/uhubctl.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 import type { UsbEvidence } from '../../../src/devices/usb-evidence.js';
 import { androidPhone } from '../../support/devices.js';

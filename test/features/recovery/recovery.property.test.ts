@@ -10,7 +10,7 @@ import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { recoveryFeature } from '../../../src/features/recovery/feature.js';
 import type { RecoveryAdb } from '../../../src/features/recovery/carry.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 import { androidPhone } from '../../support/devices.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';

@@ -4,7 +4,7 @@ import type { ProtectionEntry } from '../../../src/features/samsung/state.js';
 import type { BookingVerdict } from '../../../src/booking/gate.js';
 import { COUNTED_WINDOW_MS, decideWithVerdict } from '../../../src/actions/runner.js';
 import { startsWithin } from '../../../src/actions/counted-starts.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import {
   afterLook,
   afterRead,

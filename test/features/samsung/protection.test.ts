@@ -10,7 +10,7 @@ import { samsungFeature } from '../../../src/features/samsung/feature.js';
 import { actionBed, featureContext } from '../../support/feature-bed.js';
 import { AndroidControl } from '../../../src/platforms/android/control.js';
 import { AgentStats } from '../../../src/stats/agent-stats.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 
 // The samsung way's carrier on virtual time, on the real registry, booking

@@ -6,7 +6,7 @@ import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
 import type { DeviceFeature } from '../../../src/devices/feature.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
 import { controllersOfBuses, interfacesOnPort, portsBySerial } from '../../../src/features/usb/sysfs.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { createLogger } from '../../../src/log/logger.js';

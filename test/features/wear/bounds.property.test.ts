@@ -8,7 +8,7 @@ import { KEPT_DAYS, withExposure, withFigures, type DaySample } from '../../../s
 import { MAX_PHONES, type Histories } from '../../../src/features/wear/store.js';
 import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
 import { ANDROID_WEAR } from '../../../src/platforms/android/wear.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { propertyRuns } from '../../support/property-runs.js';
 import { fixture, wearFilesSection } from './section.js';

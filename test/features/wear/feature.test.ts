@@ -9,7 +9,7 @@ import type { WearSettings } from '../../../src/features/wear/judge.js';
 import { WEAR_FILE } from '../../../src/features/wear/store.js';
 import { registryTierStore } from '../../../src/platforms/android/inventory/tier-store.js';
 import { ANDROID_WEAR } from '../../../src/platforms/android/wear.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { fixture, wearFilesSection, wearPackagesSection, type FilesSection } from './section.js';

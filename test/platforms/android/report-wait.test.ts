@@ -5,7 +5,7 @@ import { silentLogger } from '../../../src/log/logger.js';
 import type { AdbClient } from '../../../src/platforms/android/adb/client.js';
 import type { DeviceProber } from '../../../src/platforms/android/inventory/probe.js';
 import { AndroidSource } from '../../../src/platforms/android/source.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 
 // The report path holds no real timer (issue 41): how long a report waits
 // for a phone that does not answer is measured on the injected clock, so a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { iosSource, type IosSettings } from '../../../src/platforms/ios/setup.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { captureLogger } from '../../log/capture.js';
 
 // USBMUXD_SOCKET_ADDRESS wins over the setting, as for libimobiledevice, and

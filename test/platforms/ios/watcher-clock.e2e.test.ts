@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseUsbmuxdAddress } from '../../../src/config/usbmuxd-address.js';
 import { silentLogger } from '../../../src/log/logger.js';
 import { IosWatcher } from '../../../src/platforms/ios/watcher.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { SimUsbmuxd } from '../../sim-ios/usbmuxd.js';
 import { sleep } from '../../support/wait.js';
 

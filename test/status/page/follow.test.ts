@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { follow, type Answer } from '../../../src/status/page/rack.js';
 import { FRESH_MS, PageServer } from '../../../src/status/page-serve.js';
-import { VirtualTime } from '../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../support/virtual-time.js';
 import { propertyRuns } from '../../support/property-runs.js';
 
 // The page's promise: a change the daemon's data shows is on every watching page within 2 s. Shown on virtual time with

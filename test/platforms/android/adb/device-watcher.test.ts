@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdbDevice, Tracker } from '../../../../src/platforms/android/adb/client.js';
 import { DeviceWatcher } from '../../../../src/platforms/android/adb/device-watcher.js';
 import { silentLogger } from '../../../../src/log/logger.js';
-import { VirtualTime } from '../../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../../support/virtual-time.js';
 
 // The watcher's timing on the injected clock (issue 41): its reconciliation,
 // its polling and its reconnects run on the timers it is handed, so virtual

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AdbServerHealth } from '../../../../src/platforms/android/adb/server-health.js';
-import { VirtualTime } from '../../../../src/util/virtual-time.js';
+import { VirtualTime } from '../../../support/virtual-time.js';
 import { captureLogger } from '../../../log/capture.js';
 
 // The adb server's health on the injected clock (issue 41): a server found
