@@ -88,6 +88,11 @@ export class DeviceRegistry {
     return this.get(recordKey(platform, serial));
   }
 
+  /** The phone's udid at a key: as its record knows it, else as the last answer there gave it (a new connection not read yet). */
+  udidAt(key: string) {
+    return this.get(key)?.udid ?? this.readings.lastAnswer(key)?.info.udid;
+  }
+
   /** Every record that carries this udid (a phone on USB and over TCP has two; so do phones that share a serial). */
   byUdid(udid: string) {
     return this.readings.keysOf(udid).flatMap((k) => this.get(k) ?? []);

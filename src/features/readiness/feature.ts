@@ -143,8 +143,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
     // (while the cloud fails, the reports' backoff); not ready or ready, only a reading says.
     changed: (changes) => {
       for (const c of changes) {
-        // Its udid as its record knows it, else as the last answer at that key gave it (a new record has none yet).
-        const udid = c.to === undefined ? undefined : cloudIdOf(c.serial, registry.get(c.key)?.udid ?? registry.readings.lastAnswer(c.key)?.info.udid);
+        const udid = c.to === undefined ? undefined : cloudIdOf(c.serial, registry.udidAt(c.key));
         if (udid !== undefined && offAdb.delete(udid)) timeline.verdict(udid, READINESS, undefined);
       }
     },

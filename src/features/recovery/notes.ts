@@ -11,10 +11,10 @@ export type PersonNotes = Pick<Facet<string>, 'get' | 'set' | 'delete'>;
  * message says it, the in-service clock counts it needing a person, quarantine counts it a failure, the flight recorder
  * keeps an incident. Recovery writes it by record key, for the phone that record is.
  */
-export function personNotes(registry: Pick<DeviceRegistry, 'get' | 'timeline' | 'readings'>): PersonNotes {
+export function personNotes(registry: Pick<DeviceRegistry, 'udidAt' | 'timeline'>): PersonNotes {
   // The phone as the report names it: a network phone on a new connection that has not answered yet is reported as the
   // phone last identified at its address (src/platforms/android/describe.ts), not by the address.
-  const udidOf = (key: string) => registry.get(key)?.udid ?? registry.readings.lastAnswer(key)?.info.udid ?? keyParts(key).serial;
+  const udidOf = (key: string) => registry.udidAt(key) ?? keyParts(key).serial;
   return {
     get: (key) => registry.timeline.verdictBy(udidOf(key), PERSON)?.words,
     set: (key, text) => registry.timeline.verdict(udidOf(key), PERSON, { out: { state: 'needs_person', layer: 'phone' }, words: text }),
