@@ -28,7 +28,7 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   // control, so that its series and fields keep their places (before the free storage's, after health's).
   wearFeature,
   chargeFeature,
-  // Publishes the phones on a port and off adb, which readiness, registered after it, judges.
+  // Publishes the phones on a port and off adb (before any annotate pass), which readiness judges.
   usbFeature,
   readinessFeature,
   readinessFixFeature,

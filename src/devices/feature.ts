@@ -32,6 +32,11 @@ export interface DeviceFeature {
    */
   judge?(devices: readonly DeviceInfo[], sources: Judging): DeviceInfo[];
   /**
+   * The report's devices once sources and judges are done, before any annotate pass: for a feature that publishes a fact
+   * of them (a facet) that other features' annotate passes read, so that no order of registration matters.
+   */
+  observe?(devices: readonly DeviceInfo[], carried: CarriedKinds): void;
+  /**
    * The report's devices once sources and judges are done: the feature's own changes, in registration order.
    * `carried`: why the presence ledger carried each device it holds, by udid.
    */
@@ -123,13 +128,14 @@ export function oweAll(features: readonly DeviceFeature[], listing: Listing) {
   for (const f of features) f.owe?.(listing);
 }
 
-/** Each feature's annotate pass over the report's devices, in registration order, then the verdicts standing on each (compose.ts). */
+/** What each feature observes of the report's devices, then each annotate pass over them, then the verdicts standing on each (compose.ts). */
 export function annotateAll(
   features: readonly DeviceFeature[],
   devices: readonly DeviceInfo[],
   carried: CarriedKinds = new Map(),
   timeline?: Pick<Timeline, 'verdictsOf' | 'folded'>,
 ) {
+  for (const f of features) f.observe?.(devices, carried);
   let out = [...devices];
   for (const f of features) if (f.annotate) out = f.annotate(out, carried);
   if (!timeline) return out;

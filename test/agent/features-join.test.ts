@@ -19,8 +19,8 @@ import { featureContext } from '../support/feature-bed.js';
 // layer owes in the presence ledger a phone adb stopped listing while sysfs
 // (a tree built here) shows its serial on the port adb placed it on (its usb
 // path, read with its note while it was listed), and publishes the fact;
-// readiness, after it, judges that phone not ready on usbDebugging. Neither
-// imports the other.
+// readiness judges that phone not ready on usbDebugging, registered before or
+// after it. Neither imports the other.
 
 const PHONE: DeviceInfo = {
   udid: 'USBOFF01',
@@ -34,21 +34,23 @@ const PHONE: DeviceInfo = {
   support: NOTHING_DISABLED,
 };
 
-function bed() {
+function bed(order: (features: ReturnType<typeof buildFeatures>) => ReturnType<typeof buildFeatures> = (f) => f) {
   const dir = mkdtempSync(join(tmpdir(), 'features-join-'));
   const sysfs = join(dir, 'sysfs');
   const port = join(sysfs, '1-1.3');
   mkdirSync(port, { recursive: true });
   writeFileSync(join(port, 'serial'), 'USBOFF01\n');
   const registry = new DeviceRegistry();
-  const features = buildFeatures(
-    featureContext<AndroidControl>({
-      set: { 'usb.kernelLog': '', 'usb.sysfsRoot': sysfs, 'readiness.checks': ['stayAwake', 'usbDebugging'] },
-      registry,
-      stateDir: dir,
-      logger: captureLogger().logger,
-      clock: systemClock,
-    }),
+  const features = order(
+    buildFeatures(
+      featureContext<AndroidControl>({
+        set: { 'usb.kernelLog': '', 'usb.sysfsRoot': sysfs, 'readiness.checks': ['stayAwake', 'usbDebugging'] },
+        registry,
+        stateDir: dir,
+        logger: captureLogger().logger,
+        clock: systemClock,
+      }),
+    ),
   );
   // One report's pass as the reporter runs it: the present devices are what their source listed and read (the readings
   // keep their last inventories), the features owe, the presence ledger is asked once, then the annotate pass.
@@ -75,18 +77,25 @@ function bed() {
 }
 
 describe('the USB layer and readiness, as registered', () => {
-  it('a phone off adb while on its port: UNAVAILABLE, not ready on usbDebugging with the cause, READY says so; off the port, the fact is dropped', () => {
-    const { registry, features, report, unplug } = bed();
-    report([PHONE]);
-    // adb lists it no more.
-    const [off] = report([]);
-    expect(off).toMatchObject({ udid: 'USBOFF01', status: 'UNAVAILABLE', state: 'no device', support: { appiumDisabled: true } });
-    expect(off!.message).toMatch(/^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 .* not unplugged$/);
-    expect(cellsOf(features, off!, undefined)).toMatchObject({ readiness: 'not ready: usbDebugging', usbPort: '1-1.3' });
-    expect(registry.facet(OFF_SOURCE).get('USBOFF01')).toMatchObject({ port: '1-1.3', source: 'adb', platformName: 'ANDROID' });
-    // Taken off the port: no longer added, no longer published.
-    unplug();
-    expect(report([])).toEqual([]);
-    expect(registry.facet(OFF_SOURCE).entries()).toEqual([]);
-  });
+  // Registration order carries no meaning: the USB layer publishes the phones off adb before any annotate pass.
+  it.each([
+    ['as registered', (f: ReturnType<typeof buildFeatures>) => f],
+    ['registered the other way round', (f: ReturnType<typeof buildFeatures>) => [...f].reverse()],
+  ])(
+    'a phone off adb while on its port: UNAVAILABLE, not ready on usbDebugging with the cause, READY says so; off the port, the fact is dropped (%s)',
+    (_, order) => {
+      const { registry, features, report, unplug } = bed(order);
+      report([PHONE]);
+      // adb lists it no more.
+      const [off] = report([]);
+      expect(off).toMatchObject({ udid: 'USBOFF01', status: 'UNAVAILABLE', state: 'no device', support: { appiumDisabled: true } });
+      expect(off!.message).toMatch(/^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 .* not unplugged$/);
+      expect(cellsOf(features, off!, undefined)).toMatchObject({ readiness: 'not ready: usbDebugging', usbPort: '1-1.3' });
+      expect(registry.facet(OFF_SOURCE).get('USBOFF01')).toMatchObject({ port: '1-1.3', source: 'adb', platformName: 'ANDROID' });
+      // Taken off the port: no longer added, no longer published.
+      unplug();
+      expect(report([])).toEqual([]);
+      expect(registry.facet(OFF_SOURCE).entries()).toEqual([]);
+    },
+  );
 });

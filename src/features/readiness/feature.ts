@@ -147,7 +147,7 @@ export function readinessFeature(ctx: FeatureContext): Feature {
         if (udid !== undefined && offAdb.delete(udid)) timeline.verdict(udid, READINESS, undefined);
       }
     },
-    // After the USB layer's (registration order), which adds the phones off adb to the report.
+    // The phones off adb are the USB layer's fact, published before any annotate pass (its observe hook).
     annotate: (devices) => devices.map(annotated),
     columns: () => [{ key: 'readiness', title: 'READY' }],
     // Every device listed has a cell: one not read yet says so.

@@ -22,7 +22,7 @@ export function usbFeature(ctx: FeatureContext): Feature {
       if (changes.some((c) => c.to === undefined)) layer.readSysfsAfresh();
     },
     // The phones off adb the ledger carried for it are in the list by then: it publishes them and says so once.
-    annotate: (devices, carried) => layer.withPhonesOnUsb(devices, carried),
+    observe: (devices, carried) => void layer.withPhonesOnUsb(devices, carried),
     // Inside list's USB column: the port and what the kernel said of it, where the layer knows the port.
     columns: () => (layer.on ? [{ key: 'usbPort', title: 'USB PORT', inside: 'USB' }] : []),
     cells: (info, device): Record<string, string> => {

@@ -6,6 +6,7 @@ import { limited } from '../../../src/log/limited.js';
 import { DEFAULT_RATE_LIMIT } from '../../../src/log/rate-limit.js';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { kindsOf, type OwedDevice } from '../../../src/devices/presence.js';
+import { annotateAll } from '../../../src/devices/feature.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
 import { OFF_SOURCE, type OffSource } from '../../../src/devices/off-source.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
@@ -77,8 +78,8 @@ function listedAt(d: DeviceInfo, usb: string | undefined, serial = d.serialNumbe
  * The USB feature over a sysfs tree, as the agent wires it, and one report
  * as the reporter runs it: each listed phone's note asked (adb has it on
  * `places`' path, 1-1.4.2 unless said), the feature owes, the ledger is
- * asked once (`between` runs then), then the annotate pass; `copy`: a
- * feature registered before it hands on a copy of each device.
+ * asked once (`between` runs then), then the pass before the annotate ones
+ * (annotateAll); `copy`: the report hands on a copy of each device.
  */
 function usbBed(root: string, o: { copy?: boolean } = {}) {
   const log = captureLogger();
@@ -102,7 +103,7 @@ function usbBed(root: string, o: { copy?: boolean } = {}) {
     const { carried } = presence.report(present, 0, (d: OwedDevice) => read.get(d.udid));
     const devices = [...present, ...carried.map((c) => c.info)];
     between?.();
-    return feature.annotate!(o.copy ? devices.map((d) => ({ ...d })) : devices, kindsOf(carried));
+    return annotateAll([feature], o.copy ? devices.map((d) => ({ ...d })) : devices, kindsOf(carried));
   };
   const published = (): OffSource | undefined => registry.facet(OFF_SOURCE).get('udid-pixel');
   return { feature, presence, log, report, published };
