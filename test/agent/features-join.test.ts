@@ -76,26 +76,28 @@ function bed(order: (features: ReturnType<typeof buildFeatures>) => ReturnType<t
   return { registry, features, report, unplug: () => rmSync(port, { recursive: true }) };
 }
 
+/** A phone adb stops listing while it stays on its port, through the features in `order`. */
+function offAdbJoin(order?: (features: ReturnType<typeof buildFeatures>) => ReturnType<typeof buildFeatures>) {
+  const { registry, features, report, unplug } = bed(order);
+  report([PHONE]);
+  // adb lists it no more.
+  const [off] = report([]);
+  expect(off).toMatchObject({ udid: 'USBOFF01', status: 'UNAVAILABLE', state: 'no device', support: { appiumDisabled: true } });
+  expect(off!.message).toMatch(/^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 .* not unplugged$/);
+  expect(cellsOf(features, off!, undefined)).toMatchObject({ readiness: 'not ready: usbDebugging', usbPort: '1-1.3' });
+  expect(registry.facet(OFF_SOURCE).get('USBOFF01')).toMatchObject({ port: '1-1.3', source: 'adb', platformName: 'ANDROID' });
+  // Taken off the port: no longer added, no longer published.
+  unplug();
+  expect(report([])).toEqual([]);
+  expect(registry.facet(OFF_SOURCE).entries()).toEqual([]);
+}
+
 describe('the USB layer and readiness, as registered', () => {
-  // Registration order carries no meaning: the USB layer publishes the phones off adb before any annotate pass.
-  it.each([
-    ['as registered', (f: ReturnType<typeof buildFeatures>) => f],
-    ['registered the other way round', (f: ReturnType<typeof buildFeatures>) => [...f].reverse()],
-  ])(
-    'a phone off adb while on its port: UNAVAILABLE, not ready on usbDebugging with the cause, READY says so; off the port, the fact is dropped (%s)',
-    (_, order) => {
-      const { registry, features, report, unplug } = bed(order);
-      report([PHONE]);
-      // adb lists it no more.
-      const [off] = report([]);
-      expect(off).toMatchObject({ udid: 'USBOFF01', status: 'UNAVAILABLE', state: 'no device', support: { appiumDisabled: true } });
-      expect(off!.message).toMatch(/^not ready for automation: USB debugging is unreachable \(usbDebugging\): on USB port 1-1\.3 .* not unplugged$/);
-      expect(cellsOf(features, off!, undefined)).toMatchObject({ readiness: 'not ready: usbDebugging', usbPort: '1-1.3' });
-      expect(registry.facet(OFF_SOURCE).get('USBOFF01')).toMatchObject({ port: '1-1.3', source: 'adb', platformName: 'ANDROID' });
-      // Taken off the port: no longer added, no longer published.
-      unplug();
-      expect(report([])).toEqual([]);
-      expect(registry.facet(OFF_SOURCE).entries()).toEqual([]);
-    },
-  );
+  it('a phone off adb while on its port: UNAVAILABLE, not ready on usbDebugging with the cause, READY says so; off the port, the fact is dropped', () => {
+    offAdbJoin();
+  });
+
+  it('the same registered the other way round: the USB layer publishes the phones off adb before any annotate pass, so the order means nothing', () => {
+    offAdbJoin((features) => [...features].reverse());
+  });
 });
