@@ -40,10 +40,8 @@ const FEATURES: ReadonlyArray<FeatureFactory<Platforms['control']>> = [
   healthFeature,
   // After health, once per report: several phones hot together are one host-level line.
   hostHeatFeature,
-  // Reads the report's devices as the features before it left them (readiness's flag, health's UNAVAILABLE), before quarantine's
-  // own mark, which it reads from quarantine's fact; offers the phones' states to quarantine.
+  // Both read the others' verdicts in the timeline, not the report's fields: their place here orders only their columns and series.
   availabilityFeature,
-  // After the features whose words it counts as failures (readiness's flag, recovery's call): a quarantined phone goes out UNAVAILABLE.
   quarantineFeature,
   // Keeps each phone's ring, which the others add to, and its incidents.
   recorderFeature,
