@@ -161,8 +161,8 @@ export class ReportPlanner {
   private spends = false;
   /** The registry's change counter when the last report started: records changed after it are refreshed. */
   private seenChange = 0;
-  private changeFirstAt: number | undefined;
-  private changeLastAt: number | undefined;
+  /** The device changes not yet reported: when the first and the last came. */
+  private change: { first: number; last: number } | undefined;
   private readonly immediate = new Set<Trigger>();
   private startAt = -Infinity;
   /** How long the start report waits at most for every source's first listing. */
@@ -170,9 +170,9 @@ export class ReportPlanner {
   private inFlight = false;
   private lastStartAt: number | undefined;
   /** The last schedule tick, taken or dropped: the schedule is alive, the watchdog waits. */
-  private lastTickAt: number | undefined;
+  private lastTickAt = -Infinity;
   /** When a source's tracking coming back last asked for a full report. */
-  private lastResumeAt: number | undefined;
+  private lastResumeAt = -Infinity;
   /** The report in flight carries news, not only the schedule's refresh. */
   private carriesNews = false;
   /** When adb's device list counts as complete again after it (re)connected. */
@@ -225,7 +225,7 @@ export class ReportPlanner {
    * as changes.
    */
   sourceResumed(now: number) {
-    if (this.lastResumeAt !== undefined && now - this.lastResumeAt < this.o.periodMs) return;
+    if (now - this.lastResumeAt < this.o.periodMs) return;
     this.lastResumeAt = now;
     this.immediate.add('source-resumed');
   }
@@ -255,8 +255,7 @@ export class ReportPlanner {
    * replugged wedged phone is asked at once), or an inventory a report did not wait for brought news.
    */
   devicesChanged(now: number) {
-    this.changeFirstAt ??= now;
-    this.changeLastAt = now;
+    this.change = { first: this.change?.first ?? now, last: now };
   }
 
   // ---- plans ----
@@ -304,12 +303,12 @@ export class ReportPlanner {
     this.failed.defer(failedDue, now);
     if (triggers.includes('source-settled')) this.settleDue = false;
     // News rides along even when its own trigger is held for the schedule's report.
-    this.carriesNews = triggers.some((t) => !SCHEDULED.has(t)) || this.changeFirstAt !== undefined || failedDue.length > 0;
+    this.carriesNews = triggers.some((t) => !SCHEDULED.has(t)) || this.change !== undefined || failedDue.length > 0;
     // A request still waiting for a token stays; every other immediate trigger was taken.
     const requestWaits = this.immediate.has('requested') && !triggers.includes('requested');
     this.immediate.clear();
     if (requestWaits) this.immediate.add('requested');
-    this.changeFirstAt = this.changeLastAt = undefined;
+    this.change = undefined;
     this.cloud.started();
     this.inFlight = true;
     this.lastStartAt = now;
@@ -389,9 +388,7 @@ export class ReportPlanner {
     for (const t of this.immediate) due.set(t, t === 'start' ? startAt : -Infinity);
     // Once adb's list counts as complete, the devices that did not come back go out as UNPLUGGED.
     if (this.settleDue && this.settleAt !== undefined) due.set('source-settled', this.settleAt);
-    if (this.changeFirstAt !== undefined && this.changeLastAt !== undefined) {
-      due.set('devices-changed', Math.min(this.changeLastAt + this.o.debounceMs, this.changeFirstAt + MAX_CHANGE_WAIT_MS));
-    }
+    if (this.change) due.set('devices-changed', Math.min(this.change.last + this.o.debounceMs, this.change.first + MAX_CHANGE_WAIT_MS));
     const failedAt = this.failed.nextRetryAt();
     if (failedAt !== undefined) due.set('failed-device-retry', failedAt);
     const probeAt = Math.min(...this.probeRetries());
@@ -400,7 +397,7 @@ export class ReportPlanner {
     if (resendAt !== undefined) due.set('resend', resendAt);
     // Nothing goes before the start report while it waits for the listings: it is the first report, and says them all.
     if (waiting) for (const [t, at] of due) if (t !== 'start') due.set(t, Math.max(at, startAt));
-    const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt ?? -Infinity);
+    const lastAlive = Math.max(this.lastStartAt ?? -Infinity, this.lastTickAt);
     if (this.lastStartAt !== undefined) due.set('watchdog', lastAlive + this.o.periodMs + this.o.jitterMs + WATCHDOG_SLACK_MS);
 
     // One budget for every trigger but the schedule's tick, device changes and SIGHUP loops included.
