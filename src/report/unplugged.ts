@@ -35,7 +35,7 @@ export class UnpluggedLedger {
     for (const udid of this.pending.keys()) if (presentIds.has(udid)) this.pending.delete(udid);
     for (const info of this.timeline.present) {
       const { udid } = info;
-      if (!nothingGone && (complete || this.seenSinceConnect.has(udid)) && !presentIds.has(udid) && !this.pending.has(udid)) {
+      if (!nothingGone && this.absentIsGone(udid, complete) && !presentIds.has(udid) && !this.pending.has(udid)) {
         this.pending.set(udid, { ...withoutMessage(info), state: 'unplugged', status: STATUS_UNPLUGGED });
       }
     }
