@@ -70,31 +70,19 @@ function matches(entry: NoProxyEntry, target: Target, port: number) {
 
 function parseEntry(token: string): NoProxyEntry | undefined {
   if (token === '*') return { kind: 'all' };
-  let text = token.toLowerCase();
-  let port: number | undefined;
-
-  // [v6]:port or [v6]
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (bracketed) {
-    text = bracketed[1]!;
-    if (bracketed[2] !== undefined) port = portOf(bracketed[2]);
-    if (bracketed[2] !== undefined && port === undefined) return undefined;
-    return addressEntry(text, port) ?? undefined;
-  }
-  // A single colon is a port; more are an IPv6 address.
-  const parts = text.split(':');
-  if (parts.length === 2) {
-    port = portOf(parts[1]!);
-    if (port === undefined) return undefined;
-    text = parts[0]!;
-  }
-  const address = addressEntry(text, port);
-  if (address !== undefined) return address ?? undefined;
+  const lower = token.toLowerCase();
+  // [v6]:port or [v6]; else a single colon is a port, more are an IPv6 address.
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(lower);
+  const [, host = lower, portText] = bracketed ?? /^([^:]*):([^:]*)$/.exec(lower) ?? [];
+  const port = portText === undefined ? undefined : portOf(portText);
+  if (portText !== undefined && port === undefined) return undefined;
+  const address = addressEntry(host, port);
+  if (bracketed || address !== undefined) return address ?? undefined;
 
   // "*.example.com" and ".example.com" as "example.com", one trailing dot off.
-  text = text.replace(/^\*?\./, '').replace(/\.$/, '');
-  if (text === '' || !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(text)) return undefined;
-  return { kind: 'host', name: text, ...(port && { port }) };
+  const name = host.replace(/^\*?\./, '').replace(/\.$/, '');
+  if (name === '' || !/^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(name)) return undefined;
+  return { kind: 'host', name, ...(port && { port }) };
 }
 
 /** An address entry; null when it looks like an address but is not a valid one; undefined when it is a name. */
