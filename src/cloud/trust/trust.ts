@@ -43,15 +43,16 @@ export function loadTrust(settings: TrustSettings, env: NodeJS.ProcessEnv = proc
     }
   }
   if (settings.caFile) {
-    const blocks = readCaFile(settings.caFile);
+    const { blocks, subjects } = readCaFile(settings.caFile);
     extra.push(...blocks);
-    sources.push({ kind: 'file', path: settings.caFile, subjects: blocks.map((block) => new X509Certificate(block).subject.replace(/\n/g, ', ')) });
+    sources.push({ kind: 'file', path: settings.caFile, subjects });
   }
   // No secureContext: Node's default roots, as without any setting.
   if (extra.length === 0) return { secureContext: undefined, sources };
   return { secureContext: createSecureContext({ ca: [...defaults, ...extra] }), sources };
 }
 
+/** The file's certificates, each checked as it is read, with their subjects. */
 function readCaFile(path: string) {
   let text: string;
   try {
@@ -62,14 +63,14 @@ function readCaFile(path: string) {
   const blocks = certificateBlocks(text);
   if (blocks.length === 0)
     throw new ConfigError(CA_FILE_SETTING, `${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)`);
-  blocks.forEach((block, i) => {
+  const subjects = blocks.map((block, i) => {
     try {
-      new X509Certificate(block);
+      return new X509Certificate(block).subject.replace(/\n/g, ', ');
     } catch {
       throw new ConfigError(CA_FILE_SETTING, `certificate ${i + 1} of ${path} is not a valid X.509 certificate`);
     }
   });
-  return blocks;
+  return { blocks, subjects };
 }
 
 function firstReadable(paths: readonly string[]) {
