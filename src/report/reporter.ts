@@ -68,8 +68,8 @@ export class Reporter {
   private readonly partSize: PartSize = {};
   /** Scheduled reports without news delivered since `since` (monotonic), not yet summed up. */
   private quiet: { count: number; since: number } | undefined;
-  private lastFailed = false;
-  private deliveredBefore = false;
+  /** Whether the last report was delivered: the first delivered one, and the first after a failure, are news. */
+  private lastDelivered = false;
   /** What the reports in flight wait for now, a count each: sources collecting, the host's figures, the PUT. */
   private readonly pending = new Map<DeviceSource | 'machine' | 'put', number>();
   /** hiddenDevices entries no device has, said after the first complete listing. */
@@ -227,9 +227,8 @@ export class Reporter {
       // The first delivered report is news whatever its trigger: a schedule tick can come before the start report. A
       // report that came only for the changes of flapping phones is no news either: flap-log.ts sums them up.
       const news =
-        !this.deliveredBefore || this.lastFailed || plan.reason.split(', ').some((t) => t !== 'schedule' && (t !== 'devices-changed' || changesNews));
-      this.lastFailed = false;
-      this.deliveredBefore = true;
+        !this.lastDelivered || plan.reason.split(', ').some((t) => t !== 'schedule' && (t !== 'devices-changed' || changesNews));
+      this.lastDelivered = true;
       if (news) deps.logger.info(fields, 'report delivered');
       else this.quietReport(fields);
       reportedAll(deps.features, { delivered: true, devices: body.devices, failed: answer.failedDevices });
@@ -237,7 +236,7 @@ export class Reporter {
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       deps.stats.reportsFailed++;
-      this.lastFailed = true;
+      this.lastDelivered = false;
       deps.stats.lastFailure = error.message;
       deps.stats.lastFailureAt = now();
       if (error instanceof CloudAuthError || error instanceof CloudRejectedError) {
