@@ -30,7 +30,7 @@ const GAUGES: Array<[name: string, help: string, value: Value]> = [
  * device_agent_device_info holds what a device is and where it is plugged; its adb state is a series of its own, so a
  * state change or a new transport starts no new info series. `features`: whose gauges join these.
  */
-export function deviceMetrics(rows: readonly DeviceRow[], features: readonly DeviceFeature[] = []): Metric[] {
+export function deviceMetrics(rows: readonly DeviceRow[], features: readonly DeviceFeature[]): Metric[] {
   const info: Metric = {
     name: 'device_agent_device_info',
     help: 'A device of the last report, with what identifies it and where it is plugged.',
