@@ -27,7 +27,6 @@ export class DeviceWatcher extends Watcher {
   private readonly known = new Map<string, string>();
   private tracker: Tracker | undefined;
   private trackerError: string | undefined;
-  private connected = false;
   /** An end was logged and no reconnect has succeeded since: the next one says tracking resumed. */
   private endSaid = false;
   private everConnected = false;
@@ -58,7 +57,7 @@ export class DeviceWatcher extends Watcher {
 
   /** True while the agent follows the adb server's devices: the tracker's connection is open, or its polled list answers. */
   get alive() {
-    return this.connected || (this.polling && this.pollOk);
+    return this.tracker !== undefined || (this.polling && this.pollOk);
   }
 
   /** Whether the adb server cannot be reached now: neither tracked nor polled, and the last try found no adb answering. */
@@ -89,7 +88,6 @@ export class DeviceWatcher extends Watcher {
     this.tracker?.on('error', () => {});
     this.tracker?.end();
     this.tracker = undefined;
-    this.connected = false;
   }
 
   /** Replaces what is known with the adb server's full list; returns false when adb did not answer. */
@@ -149,10 +147,8 @@ export class DeviceWatcher extends Watcher {
       tracker.once('end', () => {
         if (this.tracker !== tracker) return;
         this.tracker = undefined;
-        this.connected = false;
         this.ended();
       });
-      this.connected = true;
       this.unreachable = false;
       // From polling to tracking is no comeback of the server: its inventories were not cut off.
       const polled = this.stopPolling();
