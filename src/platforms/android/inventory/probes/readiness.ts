@@ -30,39 +30,31 @@ export const READINESS_SETTINGS = {
  */
 export const READINESS_PROPS = ['persist.security.adbinput', 'persist.security.adbinstall', 'ro.miui.ui.version.code', 'ro.mi.os.version.code'] as const;
 
+// One framework command per section, so a slow phone gathers them one at a time. They feed no DeviceInfo field. No
+// `good`: a phone whose list always fails would be asked for it forever; a failed list reads as unread. On the slow
+// tier: these settings change when someone acts on the phone or an update lands.
+const NOTE = 'readiness for automation (src/features/readiness/): feeds no field';
+
 /**
  * One `settings list` cut on the phone to the keys asked for, between its
  * namespace line and its exit status, then the count of rows it printed
  * (`rows:NAMESPACE=N`, the script's `tally`): a list that printed rows and
  * exited 0 was read whole, so a key absent from it is no row of the phone's.
  */
-function settingsList(namespace: keyof typeof READINESS_SETTINGS) {
+function settingsProbe(namespace: keyof typeof READINESS_SETTINGS): Probe<ReadinessReading> {
   const keys = READINESS_SETTINGS[namespace].map((k) => `'${k}=*'`).join(' ');
-  return `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | tally ${namespace} 'namespace:*' 'status:*' ${keys}`;
+  return {
+    section: `readiness_${namespace}`,
+    tier: 'slow',
+    command: `{ echo namespace:${namespace}; t settings list ${namespace}; echo "status:${namespace}=$?"; } 2>&1 | tally ${namespace} 'namespace:*' 'status:*' ${keys}`,
+    fields: [],
+    note: NOTE,
+    parse: parseReadiness,
+  };
 }
 
-// One framework command per section, so a slow phone gathers them one at a time. They feed no DeviceInfo field. No
-// `good`: a phone whose list always fails would be asked for it forever; a failed list reads as unread. On the slow
-// tier: these settings change when someone acts on the phone or an update lands.
-const NOTE = 'readiness for automation (src/features/readiness/): feeds no field';
-
-export const readinessGlobal: Probe<ReadinessReading> = {
-  section: 'readiness_global',
-  tier: 'slow',
-  command: settingsList('global'),
-  fields: [],
-  note: NOTE,
-  parse: parseReadiness,
-};
-
-export const readinessSystem: Probe<ReadinessReading> = {
-  section: 'readiness_system',
-  tier: 'slow',
-  command: settingsList('system'),
-  fields: [],
-  note: NOTE,
-  parse: parseReadiness,
-};
+export const readinessGlobal = settingsProbe('global');
+export const readinessSystem = settingsProbe('system');
 
 /** The keyguard's `secure=` (a credential set) and Xiaomi's toggles. */
 export const readinessKeyguard: Probe<ReadinessReading> = {
