@@ -125,12 +125,15 @@ export class DeviceProber {
     let entry = this.cache.get(serial, connection);
     if (entry) entry.gained = undefined;
     const missing = entry?.gathering ?? [];
-    // Only a device whose dump is not known yet: later reads have their identity already.
+    // Only a device whose dump is not known yet: later reads have their identity already. The identity a good property
+    // dump gives is handed over while the inventory goes on; a bad dump gives none.
     let identified: { dump: string; props: Props } | undefined;
     const early =
       entry?.props === undefined && onIdentity
         ? (dump: string) => {
-            identified = this.identify(serial, state, dump, onIdentity);
+            if (!PROPS_GOOD(dump)) return;
+            identified = { dump, props: declaredProps(dump) };
+            onIdentity(copied(assembleDeviceInfo({ ...this.device(serial, state), sections: new Map(), props: identified.props })));
           }
         : undefined;
     let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])], early);
@@ -165,14 +168,6 @@ export class DeviceProber {
     if (entry === undefined) return TIERS;
     const slow = entry.gathering === undefined && (entry.slowStale || this.now() - entry.slowReadAtMs >= this.slowRefreshMs);
     return slow ? ['slow', 'volatile'] : ['volatile'];
-  }
-
-  /** The identity a property dump gives, handed over while the inventory goes on; a bad dump gives none. Returns what it parsed. */
-  private identify(serial: string, state: string, dump: string, onIdentity: OnIdentity): { dump: string; props: Props } | undefined {
-    if (!PROPS_GOOD(dump)) return undefined;
-    const parsed = declaredProps(dump);
-    onIdentity(copied(assembleDeviceInfo({ ...this.device(serial, state), sections: new Map(), props: parsed })));
-    return { dump, props: parsed };
   }
 
   private async run(serial: string, tiers: readonly Tier[], extra: readonly string[] = [], first: readonly string[] = [], onProps?: (dump: string) => void) {
