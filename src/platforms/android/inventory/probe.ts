@@ -310,7 +310,8 @@ export class DeviceProber {
       const earlier = standIns.length > 0 ? `; ${standIns.join(', ')} are from its previous inventory` : '';
       return `the inventory did not finish within ${this.options.timeoutMs} ms: ${read} of ${expected.length} sections arrived in ${seconds} s (the device answers slowly, as a loaded phone's framework commands do, or one of its services hangs)${rest}${earlier}${lacking}.`;
     }
-    const why = describeCut(run.cut ?? { kind: 'ended' }, this.options.timeoutMs);
+    // A run not whole always says how it was cut (run()).
+    const why = describeCut(run.cut!, this.options.timeoutMs);
     return `${why}: ${read} of ${expected.length} sections arrived${lacking}.`;
   }
 
