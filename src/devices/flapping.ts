@@ -3,17 +3,15 @@
 // and whom to suspect; further changes go to debug, summed up at most once per summaryMs; a quiet window says it
 // settled. Pure; memory per phone at most threshold + 1 times.
 
-export interface FlapRules {
-  /** Changes in a window that are still logged one by one; one more makes the phone flapping. */
-  threshold: number;
-  /** The window the changes are counted over, and the quiet time after which a flapping phone has settled. */
-  windowMs: number;
-  /** Least time between two summaries of one flapping phone. */
-  summaryMs: number;
-}
-
 /** More than 3 changes in 5 min is flapping; one summary per phone per 10 min; 5 quiet min is settled. */
-export const FLAP_RULES: FlapRules = { threshold: 3, windowMs: 300_000, summaryMs: 600_000 };
+export const FLAP_RULES = {
+  /** Changes in a window that are still logged one by one; one more makes the phone flapping. */
+  threshold: 3,
+  /** The window the changes are counted over, and the quiet time after which a flapping phone has settled. */
+  windowMs: 300_000,
+  /** Least time between two summaries of one flapping phone. */
+  summaryMs: 600_000,
+};
 
 /** What one line of the log says of a phone's changes. */
 export type FlapLine =
@@ -43,13 +41,11 @@ interface Phone {
 export class FlapLedger {
   private readonly phones = new Map<string, Phone>();
 
-  constructor(private readonly rules: FlapRules = FLAP_RULES) {}
-
   /** A change of one phone at `now`: the lines it makes (after any summary already due). */
   note(change: { serial: string; from?: string; to?: string }, now: number) {
     const out = this.due(now);
     const { serial, from, to } = change;
-    const { threshold, windowMs } = this.rules;
+    const { threshold, windowMs } = FLAP_RULES;
     let phone = this.phones.get(serial);
     if (!phone) {
       phone = { recent: [], state: to };
@@ -78,7 +74,7 @@ export class FlapLedger {
 
   /** The summaries and settled lines due at `now`, each handed out once. */
   due(now: number) {
-    const { windowMs, summaryMs } = this.rules;
+    const { windowMs, summaryMs } = FLAP_RULES;
     const out: FlapLine[] = [];
     for (const [serial, phone] of this.phones) {
       const { run } = phone;
@@ -103,8 +99,8 @@ export class FlapLedger {
     let next: number | undefined;
     for (const { run } of this.phones.values()) {
       if (!run) continue;
-      let at = run.lastChangeAt + this.rules.windowMs;
-      if (run.pending > 0) at = Math.min(at, run.lastLineAt + this.rules.summaryMs);
+      let at = run.lastChangeAt + FLAP_RULES.windowMs;
+      if (run.pending > 0) at = Math.min(at, run.lastLineAt + FLAP_RULES.summaryMs);
       if (next === undefined || at < next) next = at;
     }
     return next;
