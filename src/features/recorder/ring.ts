@@ -5,6 +5,7 @@
 // holds a secret to leak. Pure but for the masking.
 import { keepable, type EventKind, type PhoneRef, type RecordedEvent } from '../../devices/incidents.js';
 import { maskString } from '../../log/redact.js';
+import { setBounded } from '../../util/bounded-set.js';
 
 /** Rings kept at most: a lab has tens of phones; a flood of serials (a phone that changes its own) cannot grow it. */
 export const MAX_RINGS = 1024;
@@ -28,13 +29,10 @@ export class Rings {
 
   add(phone: PhoneRef, kind: EventKind, text: string, at: number) {
     const id = this.idOf(phone);
-    let ring = this.rings.get(id);
-    if (ring) this.rings.delete(id);
-    else {
-      ring = [];
-      if (this.rings.size >= MAX_RINGS) this.rings.delete(this.rings.keys().next().value!);
-    }
-    this.rings.set(id, ring);
+    const ring = this.rings.get(id) ?? [];
+    // Moved last: the ring written longest ago goes first.
+    this.rings.delete(id);
+    setBounded(this.rings, id, ring, MAX_RINGS);
     ring.push({ at, kind, text: keepable(maskString(text)) });
     if (ring.length > this.perPhone) ring.splice(0, ring.length - this.perPhone);
   }
