@@ -194,10 +194,10 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** Hears each classified kernel line (the flight recorder's ring of the phone on that port). */
-  follow(listener: (line: { port?: string; hub?: string; text: string; at: number }) => void): () => void {
+  follow: NonNullable<UsbEvidence['follow']> = (listener) => {
     this.followers.add(listener);
     return () => this.followers.delete(listener);
-  }
+  };
 
   /** A device left or came (the kernel's word, or a source's list): sysfs is read at the next look rather than from a cell up to SYSFS_CELL_MS old. */
   readSysfsAfresh() {
@@ -224,14 +224,11 @@ export class UsbLayer implements UsbEvidence {
     if (onUsb === undefined) return [...devices];
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');
     // The phones on a port and off their source's list now, for the other features: each set while it lasts, dropped when it ends.
-    const offs = added.flatMap((d) => {
-      const off = offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfaces.get);
-      return off ? [{ udid: d.udid, off }] : [];
-    });
-    this.offList = offs.map((o) => o.off);
+    const offs = new Map(added.map((d) => [d.udid, offSourceOf(d, onUsb, this.ctx.platforms.names, this.interfaces.get)]));
+    this.offList = [...offs.values()].filter((off) => off !== undefined);
     const facet = this.ctx.registry.facet(OFF_SOURCE);
-    for (const [udid] of facet.entries()) if (!added.some((d) => d.udid === udid)) facet.delete(udid);
-    for (const { udid, off } of offs) facet.set(udid, off);
+    for (const [udid] of facet.entries()) if (!offs.has(udid)) facet.delete(udid);
+    for (const [udid, off] of offs) if (off) facet.set(udid, off);
     for (const d of added) {
       // Said once per stay, and rate-limited over all phones: each flap a report catches re-arms the stay, and thirty
       // flapping phones would otherwise flood the log.
@@ -242,7 +239,7 @@ export class UsbLayer implements UsbEvidence {
       devices.filter((d) => !added.includes(d)),
     );
     // Said once per stay off the list: listed again, or gone from USB, it may be said again.
-    this.saidOffList.retain((udid) => added.some((d) => d.udid === udid));
+    this.saidOffList.retain((udid) => offs.has(udid));
     return [...devices];
   }
 

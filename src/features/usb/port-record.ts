@@ -110,18 +110,18 @@ export interface RecordOptions {
 
 /**
  * Adds one classified kernel event at wall ms `at`: a cause counts, unless it is a dead controller's echo; a fact moves
- * state. Returns what it made of the event: a cause counted, the echo of one (never counted), a fact, or nothing.
+ * state. Returns whether it counted the event as a cause.
  */
 export function addEvent(record: PortRecord, event: UsbEvent, at: number, options: RecordOptions = {}) {
   const day = dayOf(at);
   const controller = controllerOf(record, event, options);
   if (event.role === 'fact') {
     fact(record, event, at, controller, options);
-    return 'fact';
+    return false;
   }
-  if (!FAILURE_KINDS.has(event.kind)) return 'ignored';
-  if (controller !== undefined && record.controllers[controller]?.removedSince !== undefined) return 'ignored';
-  const dead = controller === undefined ? unmappedDeath(record, options) : record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
+  if (!FAILURE_KINDS.has(event.kind)) return false;
+  if (controller !== undefined && record.controllers[controller]?.removedSince !== undefined) return false;
+  const dead = controller === undefined ? unmappedDeaths(record, options)[0] : record.controllers[controller]?.deadSince !== undefined ? controller : undefined;
   if (event.role === 'consequence' || dead !== undefined) {
     // The echo of a death: counted apart on the dead controller, never as a cause.
     if (dead !== undefined) {
@@ -129,7 +129,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
       entry.after ??= {};
       entry.after[day] = (entry.after[day] ?? 0) + 1;
     }
-    return 'consequence';
+    return false;
   }
   // A controller's death is said on its own lines (messages.ts), which name it.
   if (event.controller !== undefined) {
@@ -139,22 +139,22 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
       entry.diedBy = (event.said ?? event.id).slice(0, 120);
     }
     count((entry.days[day] ??= {}), event.kind);
-    return 'counted';
+    return true;
   }
   if (event.hub !== undefined) {
     const entry = (record.hubs[event.hub] ??= { days: {}, seenAt: at });
     entry.seenAt = at;
     count((entry.days[day] ??= {}), event.kind);
     capByAge(record.hubs, MAX_HUBS);
-    return 'counted';
+    return true;
   }
-  if (event.port === undefined) return 'ignored';
+  if (event.port === undefined) return false;
   const entry = portEntry(record, event.port, at);
   const today = portDay(entry, day);
   count(today.failures, event.kind);
   entry.lastFailureAt = at;
   if (entry.serial !== undefined) addCapped(today.failingSerials, entry.serial);
-  return 'counted';
+  return true;
 }
 
 function fact(record: PortRecord, event: UsbEvent, at: number, controller: string | undefined, options: RecordOptions) {
@@ -171,7 +171,7 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
   // A device enumerated: its bus's controller works again; on an unknown bus, any dead controller with unknown buses may be it.
   if (event.kind === 'new-device') {
     if (controller !== undefined) revive(record, controller);
-    else reviveUnmapped(record, options);
+    else for (const dead of unmappedDeaths(record, options)) revive(record, dead);
   }
   if (event.kind === 'serial' && event.port !== undefined && event.serial !== undefined) {
     const entry = portEntry(record, event.port, at);
@@ -213,19 +213,15 @@ function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOption
 }
 
 /** For a port of an unknown controller: a dead controller with unknown buses may be its own, so its echoes never count. */
-function unmappedDeath(record: PortRecord, options: RecordOptions) {
+function unmappedDeaths(record: PortRecord, options: RecordOptions) {
   const mapped = new Set(Object.values(record.buses));
-  return Object.keys(record.controllers).find((c) => record.controllers[c]!.deadSince !== undefined && !mapped.has(c) && !knownBySysfs(c, options));
+  return Object.keys(record.controllers).filter((c) => record.controllers[c]!.deadSince !== undefined && !mapped.has(c) && !knownBySysfs(c, options));
 }
 
 function knownBySysfs(controller: string, options: RecordOptions) {
   if (!options.controllerOfBus) return false;
   for (let bus = 1; bus <= 64; bus++) if (options.controllerOfBus(bus) === controller) return true;
   return false;
-}
-
-function reviveUnmapped(record: PortRecord, options: RecordOptions) {
-  for (let dead = unmappedDeath(record, options); dead !== undefined; dead = unmappedDeath(record, options)) revive(record, dead);
 }
 
 function revive(record: PortRecord, controller: string) {

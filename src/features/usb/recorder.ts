@@ -36,7 +36,7 @@ export class KernelRecorder {
       const head = this.queue[0]!;
       if (held(head.event) && head.at > latest - HOLD_MS && this.queue.length <= MAX_HELD) return;
       this.queue.shift();
-      if (addEvent(this.record(), head.event, head.at, this.options) === 'counted') this.counted(head.event);
+      if (addEvent(this.record(), head.event, head.at, this.options)) this.counted(head.event);
     }
   }
 
