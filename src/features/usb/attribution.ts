@@ -49,7 +49,7 @@ type PortView = NonNullable<ReturnType<typeof portView>>;
 
 /** `now`: wall ms, the window is this UTC day and the one before; the controller of a bus is sysfs's (its usbN link), else the kernel's bus lines', else "bus N". */
 export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }) {
-  const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[String(bus)] ?? `bus ${bus}`;
+  const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[bus] ?? `bus ${bus}`;
   const days = windowOf(now);
   const ports = Object.entries(record.ports)
     .flatMap(([port, entry]) => portView(port, entry, days) ?? [])

@@ -72,9 +72,12 @@ export class UsbLayer implements UsbEvidence {
   /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private started = false;
   private loaded = false;
+  private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.sysfsRoot));
+  /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
+  private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   private readonly recorder = new KernelRecorder(
     () => this.record,
-    { controllerOfBus: (bus) => this.controllerOfBus(bus) },
+    { controllerOfBus: this.controllerOfBus },
     // A cause counted on a port is a failure of /metrics.
     (event) => event.port !== undefined && this.failures.add(event.port, event.kind),
   );
@@ -87,9 +90,6 @@ export class UsbLayer implements UsbEvidence {
   private readonly logged = new SaidOnce();
   private settle: Timer | undefined;
   private saver: { stop(): void } | undefined;
-  private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.sysfsRoot));
-  /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
-  private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
   private readonly saidOffList = new SaidOnce();
@@ -408,7 +408,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The controller of a bus: sysfs's name, else the kernel's bus line's, else "bus N". */
-  private readonly controllerOf = (bus: number) => this.controllerOfBus(bus) ?? this.record.buses[String(bus)] ?? `bus ${bus}`;
+  private readonly controllerOf = (bus: number) => this.controllerOfBus(bus) ?? this.record.buses[bus] ?? `bus ${bus}`;
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
   private toKeep() {

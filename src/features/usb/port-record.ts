@@ -208,8 +208,8 @@ export function linkPort(record: PortRecord, port: string, udid: string, identit
 function controllerOf(record: PortRecord, event: UsbEvent, options: RecordOptions) {
   if (event.controller !== undefined) return event.controller;
   // As sysfs or the kernel's bus lines name it; undefined when neither does (or the event names no port or hub).
-  const bus = /^(?:usb)?(\d+)/.exec(event.port ?? event.hub ?? '')?.[1];
-  return bus === undefined ? undefined : (options.controllerOfBus?.(Number(bus)) ?? record.buses[String(Number(bus))]);
+  const bus = Number(/^(?:usb)?(\d+)/.exec(event.port ?? event.hub ?? '')?.[1]);
+  return Number.isNaN(bus) ? undefined : (options.controllerOfBus?.(bus) ?? record.buses[bus]);
 }
 
 /** For a port of an unknown controller: a dead controller with unknown buses may be its own, so its echoes never count. */
