@@ -35,10 +35,10 @@ export interface FollowIo {
 }
 
 export class KernelLogFollower {
+  /** The open log; undefined once stopped (or never opened). */
   private fd: number | undefined;
   private timer: Timer | undefined;
   private partial = '';
-  private stopped = false;
   private failing = false;
   private overran = false;
   private newUnreadable = false;
@@ -80,7 +80,6 @@ export class KernelLogFollower {
   }
 
   stop() {
-    this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
     if (this.fd !== undefined) {
@@ -95,13 +94,13 @@ export class KernelLogFollower {
 
   private turn(reads = 0) {
     const { path, logger } = this.options;
-    if (this.stopped || this.fd === undefined) return;
+    if (this.fd === undefined) return;
     if (reads >= READS_PER_TURN) {
       this.later(0);
       return;
     }
     this.io.read(this.fd, this.buffer, 0, this.buffer.length, this.regular ? this.position : null, (err, n) => {
-      if (this.stopped) return;
+      if (this.fd === undefined) return;
       if (err) {
         // EPIPE: the ring buffer overwrote our next record; the read goes on with the oldest kept. Said once per episode.
         if (err.code === 'EPIPE') {

@@ -69,8 +69,6 @@ export class UsbLayer implements UsbEvidence {
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
   private readonly interfaces = cell(this.now, Infinity, (port: string) => interfacesOnPort(this.sysfsRoot, port));
   private record = emptyRecord();
-  /** Whether the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
-  private started = false;
   private loaded = false;
   private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.sysfsRoot));
   /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
@@ -89,6 +87,7 @@ export class UsbLayer implements UsbEvidence {
   /** The verdicts logged, while they stand: one that goes away and comes back is logged again. */
   private readonly logged = new SaidOnce();
   private settle: Timer | undefined;
+  /** Set once the daemon started the layer: its record is its own then; a one-shot command reads the daemon's, once. */
   private saver: { stop(): void } | undefined;
   /** The devices listed in earlier reports, by udid: one that drops off its source's list while still on a port is owed (with its last inventory). */
   private readonly listed = new Map<string, ListedPhone>();
@@ -123,8 +122,7 @@ export class UsbLayer implements UsbEvidence {
 
   start() {
     const path = this.kernelLog;
-    if (!this.on || this.started) return;
-    this.started = true;
+    if (!this.on || this.saver) return;
     this.loaded = true;
     const stored = this.file.load() ?? { record: emptyRecord() };
     this.record = stored.record;
@@ -286,7 +284,7 @@ export class UsbLayer implements UsbEvidence {
     // An iPhone's USB serial is its udid without usbmuxd's dash; another phone's udid is its own words, taken exactly.
     const identities = [device.serial, device.udid, ...(device.platform === 'ios' ? [device.udid.replace(/-/g, '')] : [])];
     const alone = (device.usb?.sharedBy ?? 1) <= 1;
-    if (!linkPort(this.rec(), port, device.udid, identities, this.wall(), alone) || !this.started) return;
+    if (!linkPort(this.rec(), port, device.udid, identities, this.wall(), alone) || !this.saver) return;
     this.file.changed();
     // A phone placed on a port anew may make a phone's verdict (failed on two ports it was placed on).
     if (this.follower) this.workSoon();
