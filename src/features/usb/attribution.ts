@@ -19,7 +19,7 @@
 import type { UsbEventKind } from './classify.js';
 import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { clipText } from './text.js';
-import { windowOf, type DayWindow, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
+import { firstDayOf, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
 
 export const LAYERS = ['controller', 'hub-power', 'hub', 'port', 'phone'] as const;
 export type Layer = (typeof LAYERS)[number];
@@ -50,9 +50,9 @@ type PortView = NonNullable<ReturnType<typeof portView>>;
 /** `now`: wall ms, the window is this UTC day and the one before; the controller of a bus is sysfs's (its usbN link), else the kernel's bus lines', else "bus N". */
 export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOptions & { now: number }) {
   const controllerOf = (bus: number) => controllerOfBus?.(bus) ?? record.buses[bus] ?? `bus ${bus}`;
-  const days = windowOf(now);
+  const first = firstDayOf(now);
   const ports = Object.entries(record.ports)
-    .flatMap(([port, entry]) => portView(port, entry, days) ?? [])
+    .flatMap(([port, entry]) => portView(port, entry, first) ?? [])
     .sort((a, b) => a.port.localeCompare(b.port));
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
@@ -61,15 +61,15 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
     for (const p of v.ports) covered.add(p);
   };
   const open = (views: PortView[]) => views.filter((v) => !covered.has(v.port));
-  const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumCounts(inWindow(entry.days, days))]));
+  const hubs = new Map(Object.entries(record.hubs).map(([hub, entry]) => [hub, sumCounts(inWindow(entry.days, first))]));
   const portsOf = Map.groupBy(ports, (v) => hubOfPort(v.port));
 
   // Controllers.
   const controllers = Map.groupBy(ports, (v) => controllerOf(usbBus(v.port)!));
   for (const controller of [...new Set([...controllers.keys(), ...Object.keys(record.controllers)])].sort()) {
     const entry = record.controllers[controller];
-    const own = sumCounts(inWindow(entry?.days ?? {}, days));
-    const after = inWindow(entry?.after ?? {}, days).reduce((a, b) => a + b, 0);
+    const own = sumCounts(inWindow(entry?.days ?? {}, first));
+    const after = inWindow(entry?.after ?? {}, first).reduce((a, b) => a + b, 0);
     const onPorts = controllers.get(controller) ?? [];
     const reasons: string[] = [];
     if (own['controller-died']) reasons.push(`the kernel found it dead ${times(own['controller-died'])}${entry?.diedBy ? ` ("${entry.diedBy}")` : ''}`);
@@ -190,9 +190,9 @@ function sortedPorts(views: readonly PortView[]) {
 
 const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompare(b);
 
-/** A port's failures in the window, the phones seen failing there and those its source placed there; undefined without a day in it. */
-export function portView(port: string, entry: PortRecord['ports'][string] | undefined, days: DayWindow) {
-  const kept = inWindow(entry?.days ?? {}, days);
+/** A port's failures in the window (from day `first` on), the phones seen failing there and those its source placed there; undefined without a day in it. */
+export function portView(port: string, entry: PortRecord['ports'][string] | undefined, first: string) {
+  const kept = inWindow(entry?.days ?? {}, first);
   if (!entry || kept.length === 0) return undefined;
   const failures = sumCounts(kept.map((d) => d.failures));
   const failingSerials = new Set(kept.flatMap((d) => d.failingSerials));
@@ -201,9 +201,9 @@ export function portView(port: string, entry: PortRecord['ports'][string] | unde
   return { port, failures, total, failingSerials, linked, lastFailureAt: entry.lastFailureAt };
 }
 
-/** What a record keeps by day, of the days in the window. */
-function inWindow<T>(byDay: Record<string, T>, days: DayWindow) {
-  return Object.entries(byDay).flatMap(([day, value]) => (days.has(day) ? [value] : []));
+/** What a record keeps by day, of the days in the window: `first` and after. */
+function inWindow<T>(byDay: Record<string, T>, first: string) {
+  return Object.entries(byDay).flatMap(([day, value]) => (day >= first ? [value] : []));
 }
 
 function sumCounts(all: readonly FailureCounts[]) {

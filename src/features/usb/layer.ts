@@ -217,7 +217,7 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The report's devices: those the ledger carried for the layer are published for readiness and said once; the others remembered. */
-  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds = new Map()) {
+  withPhonesOnUsb(devices: readonly DeviceInfo[], carried: CarriedKinds) {
     const onUsb = this.owedFrom;
     if (onUsb === undefined) return [...devices];
     const added = devices.filter((d) => carried.get(d.udid) === 'off-source');

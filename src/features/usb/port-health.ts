@@ -1,6 +1,6 @@
 // A port's health as `list` and `doctor` show it: its failures of today and yesterday (UTC), the phones seen failing on
 // it, and the layer a verdict blames. Pure.
-import { windowOf, type PortRecord } from './port-record.js';
+import { firstDayOf, type PortRecord } from './port-record.js';
 import { describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
 import type { UsbEventKind } from './classify.js';
 import { hubOfPort } from '../../util/usb-path.js';
@@ -9,7 +9,7 @@ type PortHealth = ReturnType<typeof portHealth>;
 
 /** The port's failures in the window, the phones seen failing on it, and the verdict covering it (the layer to blame). */
 export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number) {
-  const view = portView(port, record.ports[port], windowOf(now));
+  const view = portView(port, record.ports[port], firstDayOf(now));
   const total = view?.total ?? 0;
   const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOfPort(port) === v.subject)) : undefined;
   return { port, failures: view?.failures ?? {}, total, phones: view?.failingSerials.size ?? 0, verdict };

@@ -92,15 +92,12 @@ export function dayOf(wallMs: number) {
   return new Date(wallMs).toISOString().slice(0, 10);
 }
 
-/** The days the verdicts count: yesterday, today, and any later one. */
-export interface DayWindow {
-  has(day: string): boolean;
-}
-
-/** From yesterday (UTC) on, later days included: a replay's times start at now, so its records may fall on tomorrow. */
-export function windowOf(now: number): DayWindow {
-  const yesterday = dayOf(now - 86_400_000);
-  return { has: (day) => day >= yesterday };
+/**
+ * The first day the verdicts count: yesterday (UTC). Today and any later day count too: a replay's times start at now,
+ * so its records may fall on tomorrow.
+ */
+export function firstDayOf(now: number) {
+  return dayOf(now - 86_400_000);
 }
 
 export interface RecordOptions {
