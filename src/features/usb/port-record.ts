@@ -130,7 +130,7 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
   }
   // A controller's death is said on its own lines (messages.ts), which name it.
   if (event.controller !== undefined) {
-    const entry = controllerEntry(record, event.controller, at);
+    const entry = entryOf(record.controllers, event.controller, at, MAX_CONTROLLERS);
     if (event.kind === 'controller-died') {
       entry.deadSince = at;
       entry.diedBy = (event.said ?? event.id).slice(0, 120);
@@ -139,10 +139,8 @@ export function addEvent(record: PortRecord, event: UsbEvent, at: number, option
     return true;
   }
   if (event.hub !== undefined) {
-    const entry = (record.hubs[event.hub] ??= { days: {}, seenAt: at });
-    entry.seenAt = at;
+    const entry = entryOf(record.hubs, event.hub, at, MAX_HUBS);
     count((entry.days[day] ??= {}), event.kind);
-    capByAge(record.hubs, MAX_HUBS);
     return true;
   }
   if (event.port === undefined) return false;
@@ -162,7 +160,7 @@ function fact(record: PortRecord, event: UsbEvent, at: number, controller: strin
     return;
   }
   if (event.kind === 'controller-removed' && event.controller !== undefined) {
-    controllerEntry(record, event.controller, at).removedSince = at;
+    entryOf(record.controllers, event.controller, at, MAX_CONTROLLERS).removedSince = at;
     return;
   }
   // A device enumerated: its bus's controller works again; on an unknown bus, any dead controller with unknown buses may be it.
@@ -228,17 +226,16 @@ function revive(record: PortRecord, controller: string) {
   delete entry.removedSince;
 }
 
-function controllerEntry(record: PortRecord, name: string, at: number) {
-  const entry = (record.controllers[name] ??= { days: {}, seenAt: at });
+/** The entry of `name` in a table of ports, hubs or controllers, made when new, seen at `at`; the table kept to `max` by age. */
+function entryOf<E extends { days: object; seenAt: number }>(table: Record<string, E>, name: string, at: number, max: number) {
+  const entry = (table[name] ??= { days: {}, seenAt: at } as E);
   entry.seenAt = at;
-  capByAge(record.controllers, MAX_CONTROLLERS);
+  capByAge(table, max);
   return entry;
 }
 
 function portEntry(record: PortRecord, port: string, at: number) {
-  const entry = (record.ports[port] ??= { days: {}, seenAt: at });
-  entry.seenAt = at;
-  capByAge(record.ports, MAX_PORTS);
+  const entry = entryOf(record.ports, port, at, MAX_PORTS);
   // The cap may have dropped the least recently seen: never this one, just seen.
   return record.ports[port] ?? (record.ports[port] = entry);
 }
