@@ -107,9 +107,8 @@ function eventOf(entry: KernelMessage, values: readonly string[], on: On) {
 
 /** The port path a port device's name stands for: "usb1-port6" is root port 6 of bus 1 ("1-6"), "1-1.3-port1" port 1 of hub 1-1.3. */
 function portDeviceOf(name: string) {
-  const rootPort = /^usb(\d+)-port(\d+)$/.exec(name);
-  const hubPort = /^(\d+-\d+(?:\.\d+)*)-port(\d+)$/.exec(name);
-  return rootPort ? `${rootPort[1]}-${rootPort[2]}` : hubPort ? `${hubPort[1]}.${hubPort[2]}` : undefined;
+  const m = /^(?:usb(\d+)|(\d+-\d+(?:\.\d+)*))-port(\d+)$/.exec(name);
+  return !m ? undefined : m[1] ? `${m[1]}-${m[3]}` : `${m[2]}.${m[3]}`;
 }
 
 /**

@@ -269,8 +269,7 @@ function tables(record: PortRecord) {
 function dropDays(record: PortRecord, first: string) {
   for (const table of tables(record)) {
     for (const [name, entry] of Object.entries(table)) {
-      for (const day of Object.keys(entry.days)) if (day < first) delete entry.days[day];
-      for (const day of Object.keys(entry.after ?? {})) if (day < first) delete entry.after![day];
+      for (const byDay of [entry.days, entry.after ?? {}]) for (const day of Object.keys(byDay)) if (day < first) delete byDay[day];
       // A controller standing dead, or being removed, is kept: that is its state, not only its count.
       if (Object.keys(entry.days).length === 0 && entry.deadSince === undefined && entry.removedSince === undefined) delete table[name];
     }
