@@ -57,28 +57,8 @@ export function checkReadinessChecks(value: string[]) {
 export const readinessSettings = {
   'readiness.checks': {
     type: 'string[]',
-    default: [
-      'stayAwake',
-      'screenLock',
-      'windowAnimation',
-      'transitionAnimation',
-      'animatorDuration',
-      'verifyAdbInstalls',
-      'autoRotate',
-      'autoTime',
-      'autoTimeZone',
-      'airplaneMode',
-      'batterySaver',
-      'autoSystemUpdates',
-      'developerOptions',
-      'usbDebugging',
-      'xiaomiInput',
-      'xiaomiInstall',
-      'paired',
-      'developerMode',
-      'developerImage',
-      'osVersion',
-    ],
+    // Every check but those a lab opts into: Play Protect's, Wi-Fi and the iPhone's passcode.
+    default: READINESS_CHECK_NAMES.filter((name) => !['packageVerifier', 'wifi', 'passcode'].includes(name)),
     check: checkReadinessChecks,
     format: 'NAME or NAME=VALUE list',
     help:
