@@ -8,17 +8,17 @@ import { holdNote } from '../../actions/runner.js';
 import { quarantined } from '../../devices/quarantine.js';
 import { QUARANTINED } from '../../devices/verdicts.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { Quarantine, QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD, shortTime } from './quarantine.js';
+import { quarantine, QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD, shortTime } from './quarantine.js';
 
 export function quarantineFeature(ctx: FeatureContext): Feature {
-  const q = new Quarantine(ctx);
+  const q = quarantine(ctx);
   const { registry, clock } = ctx;
   const held = () => q.entries.entries().filter(([, e]) => quarantined(e));
   return {
     name: 'quarantine',
     start: () => q.start(),
     stop: () => q.stop(),
-    action: q.action(),
+    action: q.action,
     notes: (device) => [holdNote(registry, device.key, 'quarantine')],
     reported: (outcome) => q.reported(outcome),
     columns: () => (held().length > 0 ? [{ key: 'quarantined', title: 'QUARANTINED' }] : []),
