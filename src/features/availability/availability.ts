@@ -15,7 +15,6 @@ import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import { PERSON } from '../../devices/verdicts.js';
-import type { StateFile } from '../../config/state-file.js';
 import { every, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { classify, type PhoneLook } from './classify.js';
@@ -45,33 +44,27 @@ interface Memo {
   platform?: Platform;
 }
 
-export class Availability {
-  readonly clock: InServiceClock;
+/** The in-service clock over the registry: it looks at every phone as what it reads changes, and keeps its count. */
+export function availability(ctx: FeatureContext) {
+  const { clock, registry, shared } = ctx;
+  const inService = new InServiceClock((mono) => wallOf(mono));
   /** Why the last report carried each phone it held (when no source listed it), by udid. */
-  private lastReport = new Map<string, PresenceKind | undefined>();
+  let lastReport = new Map<string, PresenceKind | undefined>();
   /** Monotonic ms of the last annotate pass: an answer before it has been judged. */
-  private annotatedAt = -Infinity;
+  let annotatedAt = -Infinity;
   /** What the clock remembers of each phone it follows between looks, by udid; forgotten with the phone. */
-  private readonly memo = new Map<string, Memo>();
-  private timer: Timer | undefined;
-  private unhear: (() => void) | undefined;
-  private pending: Timer | undefined;
-  private saver: Timer | undefined;
-  private started = false;
+  const memos = new Map<string, Memo>();
+  let timer: Timer | undefined;
+  let unhear: (() => void) | undefined;
+  let pending: Timer | undefined;
+  let saver: Timer | undefined;
+  let started = false;
   /** Monotonic ms of the last look at every phone. */
-  private observedAt = -Infinity;
+  let observedAt = -Infinity;
   /** Monotonic ms of the look before this one: a source that dropped since came back between the two. */
-  private lookedBefore = -Infinity;
-  private summarized: number | undefined;
-  private readonly file: StateFile<StoredClock> | undefined;
-
-  constructor(private readonly ctx: FeatureContext) {
-    this.clock = new InServiceClock((mono) => this.wallOf(mono));
-    this.file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger);
-    const stored = this.file?.load();
-    if (stored) this.restore(stored);
-    ctx.shared.of(PHONE_STATE, () => ({ now: (udid) => this.now(udid) }));
-  }
+  let lookedBefore = -Infinity;
+  let summarized: number | undefined;
+  const file = ctx.stateDir === undefined ? undefined : clockFile(ctx.stateDir, SAVE_EVERY_MS, ctx.logger);
 
   /**
    * The daemon runs: the clock looks whenever something it reads changes (an inventory's outcome, a fact of the
@@ -79,98 +72,95 @@ export class Availability {
    * the feature's hooks a source's listing, a report, an action), never on a timer; it says the day's line, and saves
    * every few minutes.
    */
-  start() {
-    if (this.started) return;
-    this.started = true;
-    const { clock, registry, shared } = this.ctx;
-    const hear = () => this.hear();
+  function start() {
+    if (started) return;
+    started = true;
     registry.readings.on('outcome', hear);
     registry.timeline.on('fact', hear);
     const unfollow = shared.get(USB_EVIDENCE)?.follow?.(hear);
-    this.unhear = () => {
+    unhear = () => {
       registry.readings.off('outcome', hear);
       registry.timeline.off('fact', hear);
       unfollow?.();
     };
-    this.observe();
+    observe();
     // The day's line reads the wall clock, nothing of the phones.
-    this.summarize();
-    this.timer = every(clock, SUMMARY_LOOK_MS, () => this.summarize(), { unref: true });
-    this.saver = every(
+    summarize();
+    timer = every(clock, SUMMARY_LOOK_MS, () => summarize(), { unref: true });
+    saver = every(
       clock,
       SAVE_EVERY_MS,
       () => {
-        this.clock.creditAll(clock.monotonic());
-        this.save();
+        inService.creditAll(clock.monotonic());
+        save();
       },
       { unref: true },
     );
   }
 
-  stop() {
-    this.timer?.cancel();
-    this.pending?.cancel();
-    this.unhear?.();
-    this.saver?.cancel();
-    if (!this.started) return;
-    this.observe();
-    this.clock.settle(this.ctx.clock.monotonic());
-    this.save();
-    this.started = false;
+  function stop() {
+    timer?.cancel();
+    pending?.cancel();
+    unhear?.();
+    saver?.cancel();
+    if (!started) return;
+    observe();
+    inService.settle(clock.monotonic());
+    save();
+    started = false;
   }
 
   /**
    * Something the clock reads changed: it looks once all that changes at this moment has (one adb listing, a report's
    * outcome and the verdicts it wakes), so that a state that lasts no time is not a state.
    */
-  hear() {
-    this.pending ??= this.ctx.clock.setTimer(() => {
-      this.pending = undefined;
-      this.observe();
+  function hear() {
+    pending ??= clock.setTimer(() => {
+      pending = undefined;
+      observe();
     }, 0);
   }
 
   /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
-  now(udid: string) {
+  function stateNow(udid: string) {
     // Only the daemon's clock runs: a one-shot command says nothing of a phone's state now.
-    if (!this.started) return undefined;
+    if (!started) return undefined;
     // What the sources said since the last look counts: a failure asked about right after its inventory ended.
-    if (this.observedAt !== this.ctx.clock.monotonic()) this.observe();
-    const subject = this.clock.phones.get(udid);
+    if (observedAt !== clock.monotonic()) observe();
+    const subject = inService.phones.get(udid);
     if (!subject) return undefined;
     const { track } = subject;
-    return { state: track.state, ...(track.layer && { layer: track.layer }), since: this.wallOf(track.since) };
+    return { state: track.state, ...(track.layer && { layer: track.layer }), since: wallOf(track.since) };
   }
 
   /** Why the report carried each of its devices that no source lists (the presence ledger's reason), for the next looks. */
-  annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds) {
-    this.lastReport = new Map(devices.map((d) => [d.udid, carriedKinds.get(d.udid)]));
-    this.annotatedAt = this.ctx.clock.monotonic();
+  function annotated(devices: readonly DeviceInfo[], carriedKinds: CarriedKinds) {
+    lastReport = new Map(devices.map((d) => [d.udid, carriedKinds.get(d.udid)]));
+    annotatedAt = clock.monotonic();
   }
 
   /** An inventory of the phone answered: in full, it is evidence it worked. */
-  answered(device: DeviceSnapshot) {
+  function answered(device: DeviceSnapshot) {
     const udid = cloudIdOf(device.serial, device.udid);
     if (udid === undefined || device.failures > 0) return;
-    const at = this.ctx.clock.monotonic();
-    const memo = this.memoOf(udid);
+    const at = clock.monotonic();
+    const memo = memoOf(udid);
     const before = memo.lastGood;
     memo.lastGood = at;
     if (before === undefined) return;
     memo.prevGood = before;
     // What this answer read (its readiness, its battery) is judged in the report's annotate pass: until then it vouches only for the time up to the answer before.
-    this.clock.confirm(udid, before);
+    inService.confirm(udid, before);
   }
 
   /** Every phone the agent knows of, looked at now. */
-  observe() {
-    const { registry, clock } = this.ctx;
+  function observe() {
     const at = clock.monotonic();
-    this.lookedBefore = this.observedAt;
-    this.observedAt = at;
+    lookedBefore = observedAt;
+    observedAt = at;
     const seen = new Set<string>();
     const records = new Map<string, DeviceSnapshot>();
-    const bySerial = this.udidsBySerial();
+    const bySerial = udidsBySerial();
     for (const r of registry.list()) {
       // A network phone back on a new connection has no udid until its inventory answers: the phone last seen on that address, when one was.
       const udid = cloudIdOf(r.serial, r.udid) ?? bySerial.get(r.serial);
@@ -181,30 +171,30 @@ export class Availability {
     }
     for (const [udid, record] of records) {
       seen.add(udid);
-      this.memoOf(udid).platform = record.platform;
-      this.look(udid, record.serial, record, at);
+      memoOf(udid).platform = record.platform;
+      look(udid, record.serial, record, at);
     }
-    for (const udid of this.lastReport.keys()) {
+    for (const udid of lastReport.keys()) {
       if (seen.has(udid)) continue;
       seen.add(udid);
-      this.look(udid, this.clock.phones.get(udid)?.track.serial ?? udid, undefined, at);
+      look(udid, inService.phones.get(udid)?.track.serial ?? udid, undefined, at);
     }
-    for (const [udid, subject] of [...this.clock.phones]) if (!seen.has(udid)) this.look(udid, subject.track.serial, undefined, at);
-    this.clock.creditAll(at);
-    for (const udid of this.memo.keys()) if (!this.clock.phones.has(udid)) this.memo.delete(udid);
+    for (const [udid, subject] of [...inService.phones]) if (!seen.has(udid)) look(udid, subject.track.serial, undefined, at);
+    inService.creditAll(at);
+    for (const udid of memos.keys()) if (!inService.phones.has(udid)) memos.delete(udid);
   }
 
-  private memoOf(udid: string) {
-    let memo = this.memo.get(udid);
-    if (!memo) this.memo.set(udid, (memo = {}));
+  function memoOf(udid: string) {
+    let memo = memos.get(udid);
+    if (!memo) memos.set(udid, (memo = {}));
     return memo;
   }
 
   /** The phones the clock follows by the serial they were last seen on, when only one was. */
-  private udidsBySerial() {
+  function udidsBySerial() {
     const out = new Map<string, string>();
     const twice = new Set<string>();
-    for (const [udid, { track }] of this.clock.phones) {
+    for (const [udid, { track }] of inService.phones) {
       if (out.has(track.serial)) twice.add(track.serial);
       out.set(track.serial, udid);
     }
@@ -212,18 +202,17 @@ export class Availability {
     return out;
   }
 
-  private look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number) {
-    const { registry, shared } = this.ctx;
+  function look(udid: string, serial: string, record: DeviceSnapshot | undefined, at: number) {
     const { timeline } = registry;
     const verdicts = timeline.verdictsOf(udid);
     const held = verdicts.find((v) => v.out?.state === 'quarantined')?.out;
-    const memo = this.memoOf(udid);
+    const memo = memoOf(udid);
     const platform = record?.platform ?? memo.platform;
     const usb = shared.get(USB_EVIDENCE);
     // The phone's port on its source's word (adb's usb path, usbmuxd's LocationID), else where the clock last placed it
     // on that word. Never where a serial was printed: a device that gives this phone's serial elsewhere and leaves would
     // make it "off its port".
-    const port = sourcePort(usb, record?.usb) ?? this.clock.phones.get(udid)?.track.port;
+    const port = sourcePort(usb, record?.usb) ?? inService.phones.get(udid)?.track.port;
     let usbBlame: string | undefined;
     let onPort: boolean | undefined;
     if (usb && port !== undefined) {
@@ -244,7 +233,7 @@ export class Availability {
     const look: PhoneLook = {
       ...(record && { record: { state: record.state, failures: record.failures, answered: record.last !== undefined, answeredBefore } }),
       ...(platform && timeline.downSince(platform) !== undefined && { sourceUp: false }),
-      carried: this.lastReport.get(udid),
+      carried: lastReport.get(udid),
       offSource: off && { mode: off.mode },
       onPort,
       usb: usbBlame,
@@ -252,7 +241,7 @@ export class Availability {
       personNeeded: timeline.verdictBy(udid, PERSON) !== undefined,
       // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
       // The host's own setting turns Appium off on every phone: a readiness verdict then keeps none out.
-      readinessOut: this.ctx.settings.support?.appiumDisabled !== true && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
+      readinessOut: ctx.settings.support?.appiumDisabled !== true && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
       unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),
       cloud: { status: timeline.storedStatus(udid), refused: timeline.refused(udid) !== undefined },
       outBefore: memo.outLayer,
@@ -263,17 +252,17 @@ export class Availability {
     // for it meanwhile, and what it waits for now it waits for since.
     const droppedAt = platform !== undefined ? timeline.droppedAt(platform) : undefined;
     const dropped = look.sourceUp !== false ? droppedAt : undefined;
-    const bounced = dropped !== undefined && dropped > this.lookedBefore && record !== undefined;
+    const bounced = dropped !== undefined && dropped > lookedBefore && record !== undefined;
     // Ready since its source's last drop: what takes it out now is not the drop.
     const backFromDrop = droppedAt === undefined || (memo.readyAt !== undefined && memo.readyAt > droppedAt);
     if (record?.state === 'device' && look.sourceUp !== false) memo.readyAt = at;
-    const before = this.clock.phones.get(udid)?.track;
+    const before = inService.phones.get(udid)?.track;
     const was = before && { state: before.state, layer: before.layer };
     if (bounced) {
-      this.clock.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, port });
+      inService.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, port });
     }
     let verdict = classify(look);
-    const track = this.clock.phones.get(udid)?.track;
+    const track = inService.phones.get(udid)?.track;
     // Offline while usable, or while only the cloud's word kept it out: a drop of its own, not its way back from being out
     // (nor from its source's drop, until the source listed it ready again).
     if (
@@ -300,12 +289,12 @@ export class Availability {
           (look.readinessOut === true || look.unavailable === true) &&
           (verdict.layer === 'readiness' || verdict.layer === 'phone'),
       });
-    const changed = this.clock.observe(udid, serial, verdict, at, { backdate, port });
+    const changed = inService.observe(udid, serial, verdict, at, { backdate, port });
     // In service, and its last answer judged so: it vouches for the time up to it.
-    if (verdict.state === 'in_service' && good !== undefined && good <= this.annotatedAt) this.clock.confirm(udid, good);
+    if (verdict.state === 'in_service' && good !== undefined && good <= annotatedAt) inService.confirm(udid, good);
     // Failing, found so by an inventory: the time up to that failure is known.
-    if (verdict.held && failure !== undefined) this.clock.failed(udid, failure.at);
-    const now = this.clock.phones.get(udid)!.track;
+    if (verdict.held && failure !== undefined) inService.failed(udid, failure.at);
+    const now = inService.phones.get(udid)!.track;
     if (now.state !== 'in_service' && now.layer !== undefined) memo.outLayer = now.layer;
     if (!changed) return;
     // Held or no longer held (how its time is dated) is the clock's change, not the phone's: nothing to note.
@@ -321,18 +310,18 @@ export class Availability {
       );
   }
 
-  wallOf(mono: number) {
-    return mono + (this.ctx.clock.wall() - this.ctx.clock.monotonic());
+  function wallOf(mono: number) {
+    return mono + (clock.wall() - clock.monotonic());
   }
 
   /** One line for the day that ended, once, whether the agent ran at midnight or came back later. */
-  private summarize() {
-    const yesterday = Math.floor(this.ctx.clock.wall() / DAY_MS) * DAY_MS - DAY_MS;
-    const due = this.summarized !== undefined && this.summarized < yesterday;
-    if (due || this.summarized === undefined) this.summarized = yesterday;
+  function summarize() {
+    const yesterday = Math.floor(clock.wall() / DAY_MS) * DAY_MS - DAY_MS;
+    const due = summarized !== undefined && summarized < yesterday;
+    if (due || summarized === undefined) summarized = yesterday;
     if (!due) return;
-    const line = daySummary(this.clock, yesterday, yesterday + DAY_MS);
-    if (line) this.ctx.logger.info(line.fields, line.text);
+    const line = daySummary(inService, yesterday, yesterday + DAY_MS);
+    if (line) ctx.logger.info(line.fields, line.text);
   }
 
   /**
@@ -340,19 +329,17 @@ export class Availability {
    * agent did not run, or had not saved) is blamed on the host, as in
    * transition; a phone gone then is still gone.
    */
-  private restore(stored: StoredClock) {
-    const { clock } = this.ctx;
+  function restore(stored: StoredClock) {
     const monoNow = clock.monotonic();
     const wallNow = clock.wall();
-    const c = this.clock;
-    for (const { hub, tally } of stored.hubs) c.hubs.set(hub, tally);
-    for (const { port, hub, tally } of stored.ports) c.ports.set(port, { hub, tally });
-    Object.assign(c.host.totals, stored.host.totals);
-    c.host.hours = stored.host.hours;
+    for (const { hub, tally } of stored.hubs) inService.hubs.set(hub, tally);
+    for (const { port, hub, tally } of stored.ports) inService.ports.set(port, { hub, tally });
+    Object.assign(inService.host.totals, stored.host.totals);
+    inService.host.hours = stored.host.hours;
     for (const p of stored.phones) {
       const credited = monoNow - Math.max(0, wallNow - p.creditedAt);
       const gone = p.state === 'gone';
-      c.phones.set(p.udid, {
+      inService.phones.set(p.udid, {
         track: {
           udid: p.udid,
           serial: p.serial,
@@ -366,33 +353,37 @@ export class Availability {
         tally: p.tally,
       });
       // A platform the registry names: its source's word on whether its service answers goes on counting for the phone.
-      if (p.platform !== undefined && /^[a-z]{1,16}$/.test(p.platform)) this.memoOf(p.udid).platform = p.platform as Platform;
+      if (p.platform !== undefined && /^[a-z]{1,16}$/.test(p.platform)) memoOf(p.udid).platform = p.platform as Platform;
     }
-    if (stored.summarized !== undefined) this.summarized = stored.summarized;
+    if (stored.summarized !== undefined) summarized = stored.summarized;
   }
 
-  save() {
-    if (this.file === undefined || !this.started) return;
-    const at = this.ctx.clock.monotonic();
-    const c = this.clock;
+  function save() {
+    if (file === undefined || !started) return;
+    const at = clock.monotonic();
     const stored: StoredClock = {
-      phones: [...c.phones.values()].map(({ track, tally }) => ({
+      phones: [...inService.phones.values()].map(({ track, tally }) => ({
         udid: track.udid,
         serial: track.serial,
         // Kept only where known: JSON leaves out what is undefined.
-        platform: this.memo.get(track.udid)?.platform,
+        platform: memos.get(track.udid)?.platform,
         port: track.port,
         state: track.state,
         layer: track.layer,
-        creditedAt: this.wallOf(track.credited),
+        creditedAt: wallOf(track.credited),
         tally,
       })),
-      ports: [...c.ports].map(([port, { hub, tally }]) => ({ port, hub, tally })),
-      hubs: [...c.hubs].map(([hub, tally]) => ({ hub, tally })),
-      host: c.host,
-      savedAt: this.wallOf(at),
-      summarized: this.summarized,
+      ports: [...inService.ports].map(([port, { hub, tally }]) => ({ port, hub, tally })),
+      hubs: [...inService.hubs].map(([hub, tally]) => ({ hub, tally })),
+      host: inService.host,
+      savedAt: wallOf(at),
+      summarized: summarized,
     };
-    this.file.save(stored);
+    file.save(stored);
   }
+
+  const stored = file?.load();
+  if (stored) restore(stored);
+  shared.of(PHONE_STATE, () => ({ now: stateNow }));
+  return { clock: inService, start, stop, hear, now: stateNow, annotated, answered, wallOf };
 }

@@ -6,11 +6,11 @@
 // states to the features that ask (src/devices/phone-state.ts).
 import { named } from '../../platforms/doctor.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { Availability } from './availability.js';
+import { availability } from './availability.js';
 import { clockMetrics, dayCell, dayStrip, doctorItems, lastDay } from './views.js';
 
 export function availabilityFeature(ctx: FeatureContext): Feature {
-  const a = new Availability(ctx);
+  const a = availability(ctx);
   const { clock } = ctx;
   return {
     name: 'availability',
