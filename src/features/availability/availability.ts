@@ -29,6 +29,9 @@ const SUMMARY_LOOK_MS = 60_000;
 const SAVE_EVERY_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
+/** A state as the flight recorder says it: "needs_person (readiness)". */
+const stateText = ({ state, layer }: { state: string; layer?: string }) => `${state}${layer ? ` (${layer})` : ''}`;
+
 /** What the clock remembers of a phone between looks (monotonic ms). */
 interface Memo {
   /** Its last inventory that answered in full, and the one before: what an inventory finds is dated between them. */
@@ -158,7 +161,6 @@ export function availability(ctx: FeatureContext) {
     const at = clock.monotonic();
     lookedBefore = observedAt;
     observedAt = at;
-    const seen = new Set<string>();
     const records = new Map<string, DeviceSnapshot>();
     const bySerial = udidsBySerial();
     for (const r of registry.list()) {
@@ -170,16 +172,11 @@ export function availability(ctx: FeatureContext) {
       if (!had || (had.last === undefined && r.last !== undefined)) records.set(udid, r);
     }
     for (const [udid, record] of records) {
-      seen.add(udid);
       memoOf(udid).platform = record.platform;
       look(udid, record.serial, record, at);
     }
-    for (const udid of lastReport.keys()) {
-      if (seen.has(udid)) continue;
-      seen.add(udid);
-      look(udid, inService.phones.get(udid)?.track.serial ?? udid, undefined, at);
-    }
-    for (const [udid, subject] of [...inService.phones]) if (!seen.has(udid)) look(udid, subject.track.serial, undefined, at);
+    for (const udid of lastReport.keys()) if (!records.has(udid)) look(udid, inService.phones.get(udid)?.track.serial ?? udid, undefined, at);
+    for (const [udid, subject] of [...inService.phones]) if (!records.has(udid) && !lastReport.has(udid)) look(udid, subject.track.serial, undefined, at);
     inService.creditAll(at);
     for (const udid of memos.keys()) if (!inService.phones.has(udid)) memos.delete(udid);
   }
@@ -257,7 +254,7 @@ export function availability(ctx: FeatureContext) {
     const backFromDrop = droppedAt === undefined || (memo.readyAt !== undefined && memo.readyAt > droppedAt);
     if (record?.state === 'device' && look.sourceUp !== false) memo.readyAt = at;
     const before = inService.phones.get(udid)?.track;
-    const was = before && { state: before.state, layer: before.layer };
+    const was = before && stateText(before);
     if (bounced) {
       inService.observe(udid, serial, { state: 'in_transition', layer: 'adb' }, at, { backdate: dropped, port });
     }
@@ -298,16 +295,9 @@ export function availability(ctx: FeatureContext) {
     if (now.state !== 'in_service' && now.layer !== undefined) memo.outLayer = now.layer;
     if (!changed) return;
     // Held or no longer held (how its time is dated) is the clock's change, not the phone's: nothing to note.
-    if (was && was.state === now.state && was.layer === now.layer) return;
-    shared
-      .get(INCIDENT_LOG)
-      ?.note(
-        { udid, serial },
-        'state',
-        was
-          ? `${was.state}${was.layer ? ` (${was.layer})` : ''} → ${now.state}${now.layer ? ` (${now.layer})` : ''}`
-          : `first seen: ${now.state}${now.layer ? ` (${now.layer})` : ''}`,
-      );
+    const nowText = stateText(now);
+    if (was === nowText) return;
+    shared.get(INCIDENT_LOG)?.note({ udid, serial }, 'state', was ? `${was} → ${nowText}` : `first seen: ${nowText}`);
   }
 
   function wallOf(mono: number) {
