@@ -67,6 +67,7 @@ export class InServiceClock {
     o: { backdate?: number; port?: string } = {},
   ) {
     let subject = this.phones.get(udid);
+    const known = subject !== undefined;
     const layerOf = (was: Track | undefined) => {
       if (verdict.state === 'in_service') return undefined;
       if (verdict.layer !== 'carry') return verdict.layer;
@@ -75,27 +76,15 @@ export class InServiceClock {
     };
     if (!subject) {
       this.bound();
-      const layer = layerOf(undefined);
-      const track: Track = {
-        udid,
-        serial,
-        state: verdict.state,
-        ...(layer && { layer }),
-        since: at,
-        credited: at,
-        confirmed: at,
-        ...(verdict.held && { held: true as const }),
-      };
-      subject = { track, tally: new Tally() };
+      subject = { track: { udid, serial, state: verdict.state, since: at, credited: at, confirmed: at }, tally: new Tally() };
       this.phones.set(udid, subject);
-      this.place(track, o.port);
-      return true;
     }
     const { track } = subject;
     track.serial = serial;
     this.place(track, o.port);
-    const layer = layerOf(track);
-    if (track.state === verdict.state && track.layer === layer && track.held === verdict.held) {
+    // A phone new to the clock has no stretch before to carry the blame of.
+    const layer = layerOf(known ? track : undefined);
+    if (known && track.state === verdict.state && track.layer === layer && track.held === verdict.held) {
       this.credit(subject, at);
       return false;
     }
