@@ -18,63 +18,57 @@ interface BlockedPort {
   checkedAt: number;
 }
 
-export class BlockedPorts {
-  /** By HUB:PORT. */
-  private readonly blocked = new Map<string, BlockedPort>();
-  private statusInFlight = false;
-
-  constructor(
-    private readonly portPower: PortPower | undefined,
-    private readonly logger: Logger,
-    private readonly now: () => number,
-  ) {}
-
-  /** Why the port cannot be cycled, while it is blocked. */
-  why(hub: string, port: number) {
-    return this.blocked.get(`${hub}:${port}`)?.why;
-  }
-
-  /** A power cycle failed: whether no retry fixes it; then the port is blocked, said once, and the reason returned. */
-  async block(action: { serial: string; hub: string; port: number }, text: string) {
-    const lasting = lastingFailure(text);
-    if (lasting === undefined) return undefined;
-    const why = `${lasting}: ${text}`;
-    const status = await this.hubStatus(action.hub);
-    this.blocked.set(`${action.hub}:${action.port}`, { why, status, checkedAt: this.now() });
-    limited(this.logger).warn(
-      'recovery-cycle-blocked',
-      { serial: action.serial, hub: action.hub, port: action.port, err: text },
-      `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial} cannot work (${why}); it is not tried again until the settings change (restart the agent) or the hub's port listing does. Check hubPorts and the hub (\`uhubctl -l ${action.hub}\`)`,
-      `${action.hub}:${action.port}`,
-    );
-    return why;
-  }
-
-  /** Asks the hubs of blocked ports for their status now and then: a different answer lets the port be cycled again. */
-  recheck(now: number) {
-    if (this.statusInFlight || !this.portPower?.status) return;
-    const due = [...this.blocked].find(([, b]) => now - b.checkedAt >= BLOCKED_RECHECK_MS);
-    if (!due) return;
-    const [place, entry] = due;
-    entry.checkedAt = now;
-    this.statusInFlight = true;
-    const hub = place.slice(0, place.lastIndexOf(':'));
-    void this.hubStatus(hub)
-      .then((status) => {
-        if (status === entry.status || this.blocked.get(place) !== entry) return;
-        this.blocked.delete(place);
-        limited(this.logger).info(
-          'recovery-cycle-unblocked',
-          { hub, place },
-          `hub ${hub} answers differently now; power-cycling ${place} may be tried again`,
-          place,
-        );
-      })
-      .finally(() => (this.statusInFlight = false));
-  }
+/** The ports blocked, by HUB:PORT: why each is asked, a failed cycle blocks one, and a hub's new answer unblocks it. */
+export function blockedPorts(portPower: PortPower | undefined, logger: Logger, monotonic: () => number) {
+  const blocked = new Map<string, BlockedPort>();
+  let statusInFlight = false;
 
   /** The hub's status listing, or its failure's text; undefined when the tool has no status query. */
-  private async hubStatus(hub: string) {
-    return this.portPower?.status?.(hub).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
-  }
+  const hubStatus = async (hub: string) => portPower?.status?.(hub).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+
+  return {
+    /** Why the port cannot be cycled, while it is blocked. */
+    why: (hub: string, port: number) => blocked.get(`${hub}:${port}`)?.why,
+
+    /** A power cycle failed: whether no retry fixes it; then the port is blocked, said once, and the reason returned. */
+    async block(action: { serial: string; hub: string; port: number }, text: string) {
+      const lasting = lastingFailure(text);
+      if (lasting === undefined) return undefined;
+      const why = `${lasting}: ${text}`;
+      const status = await hubStatus(action.hub);
+      blocked.set(`${action.hub}:${action.port}`, { why, status, checkedAt: monotonic() });
+      limited(logger).warn(
+        'recovery-cycle-blocked',
+        { serial: action.serial, hub: action.hub, port: action.port, err: text },
+        `power-cycling hub ${action.hub} port ${action.port} behind ${action.serial} cannot work (${why}); it is not tried again until the settings change (restart the agent) or the hub's port listing does. Check hubPorts and the hub (\`uhubctl -l ${action.hub}\`)`,
+        `${action.hub}:${action.port}`,
+      );
+      return why;
+    },
+
+    /** Asks the hubs of blocked ports for their status now and then: a different answer lets the port be cycled again. */
+    recheck(now: number) {
+      if (statusInFlight || !portPower?.status) return;
+      const due = [...blocked].find(([, b]) => now - b.checkedAt >= BLOCKED_RECHECK_MS);
+      if (!due) return;
+      const [place, entry] = due;
+      entry.checkedAt = now;
+      statusInFlight = true;
+      const hub = place.slice(0, place.lastIndexOf(':'));
+      void hubStatus(hub)
+        .then((status) => {
+          if (status === entry.status || blocked.get(place) !== entry) return;
+          blocked.delete(place);
+          limited(logger).info(
+            'recovery-cycle-unblocked',
+            { hub, place },
+            `hub ${hub} answers differently now; power-cycling ${place} may be tried again`,
+            place,
+          );
+        })
+        .finally(() => (statusInFlight = false));
+    },
+  };
 }
+
+export type BlockedPorts = ReturnType<typeof blockedPorts>;

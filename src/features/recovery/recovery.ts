@@ -13,7 +13,7 @@ import { usbBus } from '../../util/usb-path.js';
 import type { FeatureContext } from '../context.js';
 import { ChargePauses, portHeldOff } from '../charge/pauses.js';
 import { actionName, targetOf } from './action-names.js';
-import { BlockedPorts } from './blocked-ports.js';
+import { blockedPorts } from './blocked-ports.js';
 import { carryFailed, carryOut, type RecoveryAdb } from './carry.js';
 import { CONNECT_TIMING, ConnectBackoffs } from './connects.js';
 import { Escalations, historyOf } from './escalations.js';
@@ -47,11 +47,10 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
     { ...r, ...CONNECT_TIMING, offlineCooldownMs, kickAfterFailures: kickAfter, kickCooldownMs: r.kickCooldownSeconds * 1000 },
     settings.networkDevices,
   );
-  const now = () => clock.monotonic();
   const escalations = new Escalations(registry, adb.platform);
   const pauses = new ChargePauses(registry, adb.platform);
   /** Hub ports not cycled again until the settings (a restart) or the hub's status listing change. */
-  const blocked = new BlockedPorts(portPower, logger, now);
+  const blocked = blockedPorts(portPower, logger, () => clock.monotonic());
   const notes = personNotes(registry);
   /** The connect backoff of the configured network addresses, which the policy decides from and moves by intents. */
   const connects = new ConnectBackoffs(settings.networkDevices, CONNECT_TIMING);
