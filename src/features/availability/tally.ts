@@ -15,7 +15,7 @@ export function slotOf(state: PhoneState, layer: Layer | undefined) {
 
 export function partsOf(slot: Slot) {
   const [state, layer] = slot.split(':') as [PhoneState, Layer | undefined];
-  return layer === undefined ? { state } : { state, layer };
+  return { state, layer };
 }
 
 /** Whether a slot read back from a file is one the agent writes. */

@@ -40,18 +40,19 @@ export function readinessGauges(checks: readonly string[], verdicts: ReadonlyArr
 
 /** The drift events, counted since the agent started. */
 export function readinessCounters(checks: readonly string[], counts: DriftCounts): Metric[] {
+  const byCheck = (events: ReadonlyMap<string, number>) => checks.map((check) => ({ labels: { check }, value: events.get(check) ?? 0 }));
   return [
     {
       name: 'device_agent_readiness_changes_total',
       help: 'readiness values that changed on a phone between two readings, by check (each logged once)',
       type: 'counter',
-      samples: checks.map((check) => ({ labels: { check }, value: counts.changes.get(check) ?? 0 })),
+      samples: byCheck(counts.changes),
     },
     {
       name: 'device_agent_readiness_not_ready_total',
       help: 'phones that went not ready (the first reading of each stretch, logged once), by each check failing then',
       type: 'counter',
-      samples: checks.map((check) => ({ labels: { check }, value: counts.notReady.get(check) ?? 0 })),
+      samples: byCheck(counts.notReady),
     },
     {
       name: 'device_agent_readiness_build_changes_total',
