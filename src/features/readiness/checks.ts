@@ -254,18 +254,14 @@ export interface FactsReading {
 /** What a phone's platform read for readiness: the shell inventory's sections, or a source's facts. */
 export type Reading = ReadinessReading | FactsReading;
 
-/** Whether the check reads the kind of source the reading has: a check of the other kind is not for this phone. */
-function sourceApplies(check: Check, reading: Reading) {
-  return (check.source.kind === 'fact') === 'facts' in reading;
-}
-
 /**
  * Whether the check is this phone's: its kind of source, its maker and its maker's OS (a Xiaomi toggle on MIUI or
  * HyperOS), and its OS version (Developer Mode from iOS 16). A maker or OS not yet known keeps the check: unread until told.
  */
 export function appliesTo(check: Check, reading: Reading, maker: string | undefined) {
-  if (!sourceApplies(check, reading)) return false;
   const source = check.source;
+  // A check of the other kind of source than the reading's is not for this phone.
+  if ((source.kind === 'fact') !== 'facts' in reading) return false;
   if (source.kind === 'prop' && maker !== undefined && !source.makers.test(maker)) return false;
   // Read, and its maker's OS is not there: a custom ROM (LineageOS on a Xiaomi). Not read, it may be: unread.
   if (source.kind === 'prop' && !('facts' in reading) && source.os.every((name) => reading.props.get(name) === '')) return false;
