@@ -50,7 +50,7 @@ interface Memo {
 /** The in-service clock over the registry: it looks at every phone as what it reads changes, and keeps its count. */
 export function availability(ctx: FeatureContext) {
   const { clock, registry, shared } = ctx;
-  const inService = new InServiceClock((mono) => wallOf(mono));
+  const inService = new InServiceClock(wallOf);
   /** Why the last report carried each phone it held (when no source listed it), by udid. */
   let lastReport = new Map<string, PresenceKind | undefined>();
   /** Monotonic ms of the last annotate pass: an answer before it has been judged. */
@@ -89,7 +89,7 @@ export function availability(ctx: FeatureContext) {
     observe();
     // The day's line reads the wall clock, nothing of the phones.
     summarize();
-    timer = every(clock, SUMMARY_LOOK_MS, () => summarize(), { unref: true });
+    timer = every(clock, SUMMARY_LOOK_MS, summarize, { unref: true });
     saver = every(
       clock,
       SAVE_EVERY_MS,

@@ -62,8 +62,6 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
   });
   /** The phones' refusals of writes, said once per phone until a write of it goes through or what it refuses changes. */
   const refusalsSaid = new SaidOnce();
-  /** The runner's target for the phone: one read or fix of it at a time. */
-  const targetOf = (serial: string) => `${phones.platform}/${serial}`;
 
   /** A setting's value as the phone answered it (undefined: nothing readable), or why the phone could not be asked (gone, its shell cut, no answer in time). */
   const ask = async (serial: string, target: Target): Promise<{ value: string | undefined } | { unasked: string }> => {
@@ -198,7 +196,8 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       const conflicts = conflictsOf(records.map((r) => claimOf(r)));
       return records.flatMap((r): FixIntent[] => {
         if (r.state !== 'device') return [];
-        const target = targetOf(r.serial);
+        // The runner's target for the phone: one read or fix of it at a time.
+        const target = `${phones.platform}/${r.serial}`;
         const entry = fixes.get(r.key);
         const decision = look.decide(cloudIdOf(r.serial, r.udid), (verdict) =>
           decideFix(

@@ -85,8 +85,8 @@ export class Escalations {
       const entry = this.facet.get(recordKey(this.platform, serial));
       if (state === 'offline') {
         const e = this.entry(serial, udid);
-        if (e.offline) e.offline.seen = now;
-        else e.offline = { since: now, reconnects: 0, seen: now };
+        e.offline ??= { since: now, reconnects: 0, seen: now };
+        e.offline.seen = now;
       } else if (entry?.offline && !IN_BETWEEN.has(state)) {
         entry.offline = undefined;
         this.tidy(recordKey(this.platform, serial), entry);

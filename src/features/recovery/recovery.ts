@@ -108,6 +108,7 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
         // Advanced Protection as its inventory last read it, kept past its connection: an offline phone's was read before.
         const protection = ctx.platforms.facts.advancedProtection(registry, d.key);
         escalations.protection(d.serial, protection === undefined ? undefined : protection === 'on', at);
+        const escalation = escalations.of(d.serial);
         return {
           serial: d.serial,
           state: stateOf(d),
@@ -116,9 +117,9 @@ export function recovery(ctx: FeatureContext<RecoveryAdb>): DeviceAction<Recover
           failingSince: d.failure?.first,
           hubPort,
           usb,
-          ...(escalations.of(d.serial)?.protectedUsb !== undefined && { chargeOnlyWhenLocked: true as const }),
+          ...(escalation?.protectedUsb !== undefined && { chargeOnlyWhenLocked: true as const }),
           // What recovery did to the phone within the hour (the runner's counted kicks and cycles), with its offline run.
-          ...historyOf(counted('kick'), counted('power-cycle'), escalations.of(d.serial)?.offline),
+          ...historyOf(counted('kick'), counted('power-cycle'), escalation?.offline),
         };
       });
       const ids = new Map(records.map((d) => [d.key, cloudIdOf(d.serial, udidOf(d))]));
