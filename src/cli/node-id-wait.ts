@@ -9,13 +9,24 @@ const RETRY_MS = 30_000;
 
 /** The node id once it is kept; undefined when `stopped` settles first. Other errors are thrown as resolveNodeId throws them. */
 export async function nodeIdWhenKept(settings: Settings, env: NodeJS.ProcessEnv, logger: Logger, stopped: Promise<unknown>, retryMs = RETRY_MS) {
+  // What ends each pause between tries: the time to try again, a SIGHUP (asked), or the stop (which wins).
+  let stop = false;
+  let asked = false;
+  let wake: (() => void) | undefined;
+  // Once, not once a pause: a day of 30 s pauses would otherwise hang 2880 callbacks on it.
+  void stopped.then(() => {
+    stop = true;
+    wake?.();
+  });
+  const sighup = () => {
+    asked = true;
+    wake?.();
+  };
   // One SIGHUP listener for the whole wait: removing a signal's last listener gives it back its default action, which
   // ends the process.
-  const pauses = new Pauses(stopped);
-  process.on('SIGHUP', pauses.sighup);
+  process.on('SIGHUP', sighup);
   try {
     let said: string | undefined;
-    let asked = false;
     for (;;) {
       try {
         const id = resolveNodeId(settings, env, logger);
@@ -31,45 +42,20 @@ export async function nodeIdWhenKept(settings: Settings, env: NodeJS.ProcessEnv,
           logger.info({ stateDir: err.dir, code: err.code }, `SIGHUP: still no room to keep a node id in ${err.dir} (${err.code}); nothing is reported yet`);
         }
       }
-      const next = await pauses.next(retryMs);
-      if (next === 'stopped') return undefined;
-      asked = next === 'sighup';
+      asked = false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(
+          (wake = () => {
+            clearTimeout(timer);
+            resolve();
+          }),
+          retryMs,
+        );
+      });
+      wake = undefined;
+      if (stop) return undefined;
     }
   } finally {
-    process.off('SIGHUP', pauses.sighup);
-  }
-}
-
-/** What ends each pause between tries: the time to try again, a SIGHUP, or the stop (which wins). */
-class Pauses {
-  private stopped = false;
-  private asked = false;
-  private wake: (() => void) | undefined;
-
-  constructor(stopped: Promise<unknown>) {
-    // Once, not once a pause: a day of 30 s pauses would otherwise hang 2880 callbacks on it.
-    void stopped.then(() => {
-      this.stopped = true;
-      this.wake?.();
-    });
-  }
-
-  readonly sighup = () => {
-    this.asked = true;
-    this.wake?.();
-  };
-
-  next(ms: number): Promise<'timer' | 'sighup' | 'stopped'> {
-    return new Promise((resolve) => {
-      const settle = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        const why = this.stopped ? 'stopped' : this.asked ? 'sighup' : 'timer';
-        this.asked = false;
-        resolve(why);
-      };
-      const timer = setTimeout(settle, ms);
-      this.wake = settle;
-    });
+    process.off('SIGHUP', sighup);
   }
 }
