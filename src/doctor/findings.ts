@@ -8,7 +8,7 @@ import type { ServiceDoctor, ToolVersion } from '../platforms/doctor.js';
 import type { ConfigWarning } from '../config/environment.js';
 import { SERVICE_STATE_ADVICE } from '../config/service-state.js';
 import type { CheckItem, CheckResult } from './checklist.js';
-import { whereOn, type Where } from './where.js';
+import { whereOn } from './where.js';
 
 /** Where the doctor sends its one request, and with which credentials (never the key itself). */
 export interface CloudTarget {
@@ -299,7 +299,7 @@ export function cloudFailed(target: CloudTarget, error: unknown, where = onThisH
   return { id: 'cloud', status: 'fail', ...cloudProblem(target, error, where) };
 }
 
-function cloudProblem(target: CloudTarget, error: unknown, where: Where) {
+function cloudProblem(target: CloudTarget, error: unknown, where: typeof onThisHost) {
   const url = safeUrl(target.baseUrl);
   const baseUrl = `DEVICE_AGENT_BASE_URL${where.inFile}`;
   if (error instanceof CloudAuthError) {

@@ -3,29 +3,20 @@
 // variables.
 import { docPath, packaged } from '../util/package.js';
 
-export interface Where {
-  /** After a variable's name: where its line is ('' where the variable is set in the environment). */
-  inFile: string;
-  /** After "fix the setting": where the settings are ('' where they are the environment's). */
-  files: string;
-  /** Where the API key goes. */
-  key: string;
-  /** How the variables the agent read are said. */
-  variables: string;
-  /** The settings reference, as a path on this host. */
-  reference: string;
-  /** What makes the service read an edit ('' where there is no packaged service). */
-  restart: string;
-}
-
 export function whereOn(onPackage = packaged) {
   if (!onPackage) {
     return {
+      /** After a variable's name: where its line is ('' where the variable is set in the environment). */
       inFile: '',
+      /** After "fix the setting": where the settings are ('' where they are the environment's). */
       files: '',
+      /** Where the API key goes. */
       key: 'DEVICE_AGENT_API_KEY, DEVICE_AGENT_API_KEY_FILE or the api-key systemd credential',
+      /** How the variables the agent read are said. */
       variables: 'variables set',
+      /** The settings reference, as a path on this host. */
       reference: docPath('docs/reference/configuration.md', false),
+      /** What makes the service read an edit ('' where there is no packaged service). */
       restart: '',
     };
   }
