@@ -35,18 +35,8 @@ export class UsageError extends Error {
 }
 
 export function parseCli(argv: readonly string[]): CliArgs {
-  const positionals: string[] = [];
-  /** `spelled` as typed: --dry-run, -h; `name` the parser's: the long name of a short one it declares. */
-  const raw: Array<{ name: string; spelled: string; value?: string }> = [];
   const { tokens } = parseArgs({ args: [...argv], options: parserOptions(), strict: false, allowPositionals: true, tokens: true });
-  for (const token of tokens) {
-    if (token.kind === 'positional') positionals.push(token.value);
-    else if (token.kind === 'option') {
-      // "--config --dry-run": the parser takes the next word whatever it is; a flag there is no value.
-      const taken = token.inlineValue === false && token.value?.startsWith('-') ? undefined : token.value;
-      raw.push({ name: token.name, spelled: token.rawName, value: taken });
-    }
-  }
+  const positionals = tokens.flatMap((t) => (t.kind === 'positional' ? [t.value] : []));
 
   // Unknown flags first: a mistyped flag's value would otherwise read as a second command.
   const first = positionals[0];
@@ -56,13 +46,17 @@ export function parseCli(argv: readonly string[]): CliArgs {
       : first === 'help' && positionals[1] !== undefined && isCommand(positionals[1])
         ? positionals[1]
         : undefined;
-  const given = raw.map((r) => {
-    const flag = allFlags().find((f) => f.name === r.name);
+  // `spelled` as typed: --dry-run, -h; the flag by the parser's name: the long name of a short one it declares.
+  const given = tokens.flatMap((token) => {
+    if (token.kind !== 'option') return [];
+    const flag = allFlags().find((f) => f.name === token.name);
     if (!flag) {
       const candidates = (named ? COMMANDS[named].flags : allFlags()).map((f) => `--${f.name}`);
-      throw new UsageError(`unknown flag ${r.spelled}${didYouMean(closest(r.spelled, candidates, '--'))}`, named);
+      throw new UsageError(`unknown flag ${token.rawName}${didYouMean(closest(token.rawName, candidates, '--'))}`, named);
     }
-    return { flag, ...r };
+    // "--config --dry-run": the parser takes the next word whatever it is; a flag there is no value.
+    const value = token.inlineValue === false && token.value?.startsWith('-') ? undefined : token.value;
+    return [{ flag, spelled: token.rawName, value }];
   });
   const helpGiven = given.some((g) => g.flag === helpFlag);
 
