@@ -153,12 +153,14 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
   }
   if (!isPlainObject(data)) throw new ConfigError(label, `${path} must hold a JSON object`);
   const old = new Map<string, unknown>();
-  const own = new Map<string, unknown>();
+  const own = new Set<string>();
   const flatten = (obj: Record<string, unknown>, prefix: string) => {
     for (const [k, v] of Object.entries(obj)) {
       const key = prefix + k;
-      if (Object.hasOwn(schema, key)) own.set(key, v);
-      else if (Object.hasOwn(MOVED_SETTINGS, key)) old.set(key, v);
+      if (Object.hasOwn(schema, key)) {
+        flat.set(key, v);
+        own.add(key);
+      } else if (Object.hasOwn(MOVED_SETTINGS, key)) old.set(key, v);
       else if (isPlainObject(v) && fileNames.includes(key)) flatten(v, key + '.');
       else {
         const hint = didYouMean(closest(key, fileNames)) || `; every setting is listed in ${docPath('docs/reference/configuration.md')}`;
@@ -167,7 +169,6 @@ function mergeFile(flat: Map<string, unknown>, path: string, label: string, erro
     }
   };
   flatten(data, '');
-  for (const [key, value] of own) flat.set(key, value);
   // A moved key still works, with a warning; the new key in the same file wins.
   for (const [key, value] of old) {
     const now = MOVED_SETTINGS[key]!;
