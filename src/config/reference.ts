@@ -39,9 +39,8 @@ function allowedText(field: Field) {
     if (field.min !== undefined) return `at least ${field.min}`;
     if (field.max !== undefined) return `at most ${field.max}`;
   }
-  if (field.format) return field.type === 'string[]' ? `${field.format}, comma-separated in the variable` : field.format;
-  if (field.type === 'string[]') return 'list, comma-separated in the variable';
-  return TYPE_TEXT[field.type];
+  const text = field.format ?? TYPE_TEXT[field.type];
+  return field.type === 'string[]' ? `${text}, comma-separated in the variable` : text;
 }
 
 /** Markdown without its backticks, for a terminal. */
