@@ -119,12 +119,8 @@ export function jsonSyntaxError(text: string): JsonSyntaxError {
     const word = text.slice(start, end);
     if (end === start) return at(i, `${what(c)} where a value should be`);
     if (!number && !LITERALS.includes(word)) return at(start, 'text without double quotes where a value should be (a text value takes "...")');
-    if (end < text.length && WORD_CHAR.test(text[end]!)) {
-      return at(
-        start,
-        number ? 'a malformed number (or text without double quotes)' : 'text without double quotes where a value should be (a text value takes "...")',
-      );
-    }
+    // A word ran to its end above: only a number can be followed by more of one.
+    if (end < text.length && WORD_CHAR.test(text[end]!)) return at(start, 'a malformed number (or text without double quotes)');
     i = end;
     return undefined;
   }
