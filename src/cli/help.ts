@@ -4,7 +4,7 @@ import { defaultText, plain } from '../config/reference.js';
 import { envName, schema } from '../config/schema.js';
 import { otherVariables } from '../config/variables.js';
 import { platformNames, platformVariables } from '../agent/platforms.js';
-import { COMMAND_NAMES, COMMANDS, EXIT, versionFlag, type CommandName, type ExitCode, type FlagSpec } from './commands.js';
+import { COMMAND_NAMES, COMMANDS, EXIT, versionFlag, type CommandName, type FlagSpec } from './commands.js';
 
 export interface HelpContext {
   version: string;
@@ -77,16 +77,16 @@ export function commandHelp(name: CommandName, ctx: HelpContext) {
 
 /** One line per exit code, naming what it means for each command that uses it. */
 function exitTable() {
-  const rows: Array<[string, string]> = [];
-  for (const code of new Set(Object.values(EXIT)) as Set<ExitCode>) {
-    const users = COMMAND_NAMES.filter((c) => COMMANDS[c].exits[code] !== undefined);
-    const text =
-      users.length === COMMAND_NAMES.length && code === EXIT.config
-        ? 'every command: a usage or configuration error'
-        : users.map((c) => `${c}: ${COMMANDS[c].exits[code]}`).join('; ');
-    rows.push([String(code), text]);
-  }
-  return columns(rows);
+  return columns(
+    Object.values(EXIT).map((code) => {
+      const users = COMMAND_NAMES.filter((c) => COMMANDS[c].exits[code] !== undefined);
+      const text =
+        users.length === COMMAND_NAMES.length && code === EXIT.config
+          ? 'every command: a usage or configuration error'
+          : users.map((c) => `${c}: ${COMMANDS[c].exits[code]}`).join('; ');
+      return [String(code), text] as const;
+    }),
+  );
 }
 
 function flagLabel(flag: FlagSpec) {
