@@ -4,7 +4,8 @@ import type { DoctorAdb } from '../doctor/checks.js';
 import { waitingFor } from './progress.js';
 
 export class DoctorWait {
-  private readonly running = new Map<string, number>();
+  /** The checks under way, one entry each: a name twice while two checks of it run. */
+  private readonly running: string[] = [];
   private readonly shells = new Set<string>();
   /** The check whose wait the phones' shells are: named by them while they run. */
   private shellsOf: string | undefined;
@@ -14,18 +15,12 @@ export class DoctorWait {
 
   /** A check under way, by what it checks ("the cloud"), until it settles. */
   check<T>(what: string, work: Promise<T>) {
-    this.running.set(what, (this.running.get(what) ?? 0) + 1);
-    const settled = () => {
-      const left = this.running.get(what)! - 1;
-      if (left) this.running.set(what, left);
-      else this.running.delete(what);
-    };
-    return work.finally(settled);
+    this.running.push(what);
+    return work.finally(() => this.running.splice(this.running.indexOf(what), 1));
   }
 
   /** The adb client the check `of` uses, noting each phone's shell while it runs. */
   adb(adb: DoctorAdb, of: string): DoctorAdb {
-    const shells = this.shells;
     this.shellsOf = of;
     return {
       label: adb.label,
@@ -33,8 +28,8 @@ export class DoctorWait {
       listDevices: () => adb.listDevices(),
       ...(adb.listDevicesLong && { listDevicesLong: () => adb.listDevicesLong!() }),
       shell: (serial, command, options) => {
-        shells.add(serial);
-        return adb.shell(serial, command, options).finally(() => shells.delete(serial));
+        this.shells.add(serial);
+        return adb.shell(serial, command, options).finally(() => this.shells.delete(serial));
       },
     };
   }
@@ -44,7 +39,7 @@ export class DoctorWait {
     const parts: string[] = [];
     if (this.shells.size)
       parts.push(`${waitingFor(this.shells.size, "phone's shell", "phones' shells", [...this.shells].sort())}, at most ${this.shellTimeoutSeconds} s`);
-    parts.push(...[...this.running.keys()].filter((what) => !(this.shells.size && what === this.shellsOf)));
+    parts.push(...new Set(this.running.filter((what) => !(this.shells.size && what === this.shellsOf))));
     if (!parts.length) return undefined;
     return `checking ${Math.floor((Date.now() - this.t0) / 1000)} s: ${parts.join('; ')}`;
   }
