@@ -153,12 +153,12 @@ export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS
         return fn();
       } finally {
         held.delete(lock);
-        release(lock);
+        removeLock(lock, `${process.pid}\n`);
       }
     }
     const holder = lockHolder(lock);
     if (holder.stale) {
-      breakStale(lock, holder.text);
+      removeLock(lock, holder.text);
       continue;
     }
     if (Date.now() >= deadline) {
@@ -169,15 +169,6 @@ export function withStateLock<T>(dir: string, fn: () => T, waitMs = LOCK_WAIT_MS
     }
     sleepSync(pause);
     pause = Math.min(pause * 2, 50);
-  }
-}
-
-function release(lock: string) {
-  try {
-    // Only our own: a holder judged stale meanwhile (a stop of minutes) must not remove the next one's.
-    if (readFileSync(lock, 'utf8') === `${process.pid}\n`) unlinkSync(lock);
-  } catch {
-    // Gone already: nothing to release.
   }
 }
 
@@ -197,12 +188,16 @@ function lockHolder(lock: string) {
   return { text, pid, stale: old || (pid !== undefined && !pidAlive(pid)) };
 }
 
-/** Removes a stale lock, unless it changed hands since it was judged (then the next look judges again). */
-function breakStale(lock: string, judged: string) {
+/**
+ * Removes the lock while it holds what it held when it was judged ours to remove: this process's own pid at a release
+ * (a holder judged stale meanwhile, a stop of minutes, must not remove the next one's), a stale holder's text at a
+ * break (then the next look judges again).
+ */
+function removeLock(lock: string, judged: string) {
   try {
     if (readFileSync(lock, 'utf8') === judged) unlinkSync(lock);
   } catch {
-    // Someone else broke it first.
+    // Gone already, or someone else broke it first: nothing to remove.
   }
 }
 
