@@ -1,5 +1,5 @@
 import type { Logger } from './logger.js';
-import { DEFAULT_RATE_LIMIT, LineRateLimiter, type RateLimitOptions, type Summary } from './rate-limit.js';
+import { LineRateLimiter, type RateLimitOptions, type Summary } from './rate-limit.js';
 import { systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 
 // The rate limiter of rate-limit.ts wired to a logger and a timer: lines that can repeat go through here with a cause,
@@ -21,7 +21,6 @@ export interface LimitedLogOptions {
 
 export class LimitedLog {
   private limiter: LineRateLimiter;
-  private readonly limits: RateLimitOptions;
   private clock: LimiterClock;
   private timer: Timer | undefined;
   private timerAt: number | undefined;
@@ -30,8 +29,7 @@ export class LimitedLog {
     private readonly logger: Logger,
     options: LimitedLogOptions = {},
   ) {
-    this.limits = options.limits ?? DEFAULT_RATE_LIMIT;
-    this.limiter = new LineRateLimiter(this.limits);
+    this.limiter = new LineRateLimiter(options.limits);
     this.clock = options.clock ?? systemClock;
   }
 
@@ -47,7 +45,7 @@ export class LimitedLog {
     // Nothing is owed after the flush, so its rearm leaves no timer on the old clock.
     this.flush();
     this.clock = clock;
-    this.limiter = new LineRateLimiter(this.limits);
+    this.limiter = new LineRateLimiter(this.limiter.options);
   }
 
   /** Writes every summary still owed (before the process ends). */
@@ -65,12 +63,13 @@ export class LimitedLog {
 
   private summarise(s: Summary) {
     const seconds = Math.max(1, Math.round((this.clock.monotonic() - s.since) / 1000));
+    const { burst, windowMs } = this.limiter.options;
     const named = s.subjects.length ? `; among them ${s.subjects.join(', ')}${s.moreSubjects ? ` and ${s.moreSubjects} more` : ''}` : '';
     // Only write's levels are held: the worst of them.
     this.logger[s.level as Level](
       { cause: s.cause, suppressed: s.suppressed, subjects: s.subjects.length ? s.subjects : undefined },
       `${s.suppressed} more log line${s.suppressed === 1 ? '' : 's'} of this kind in the last ${seconds} s were held back (at most ` +
-        `${this.limits.burst} in ${Math.round(this.limits.windowMs / 1000)} s per kind)${named}; the last: ${s.example}`,
+        `${burst} in ${Math.round(windowMs / 1000)} s per kind)${named}; the last: ${s.example}`,
     );
   }
 

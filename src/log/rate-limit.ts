@@ -43,7 +43,7 @@ interface CauseState {
 export class LineRateLimiter {
   private readonly causes = new Map<string, CauseState>();
 
-  constructor(private readonly options = DEFAULT_RATE_LIMIT) {}
+  constructor(readonly options = DEFAULT_RATE_LIMIT) {}
 
   /**
    * Whether a line of this cause may be written now. A line held back is counted for the cause's next summary, with its
