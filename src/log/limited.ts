@@ -77,20 +77,21 @@ export class LimitedLog {
   private rearm() {
     const at = this.limiter.nextDueAt();
     if (at === this.timerAt) return;
+    // Cancelling a timer that has fired already does nothing.
     this.timer?.cancel();
-    this.timer = undefined;
     this.timerAt = at;
-    if (at === undefined) return;
-    this.timer = this.clock.setTimer(
-      () => {
-        this.timer = undefined;
-        this.timerAt = undefined;
-        for (const s of this.limiter.due(this.clock.monotonic())) this.summarise(s);
-        this.rearm();
-      },
-      Math.max(0, Math.ceil(at - this.clock.monotonic())),
-      { unref: true },
-    );
+    this.timer =
+      at === undefined
+        ? undefined
+        : this.clock.setTimer(
+            () => {
+              this.timerAt = undefined;
+              for (const s of this.limiter.due(this.clock.monotonic())) this.summarise(s);
+              this.rearm();
+            },
+            Math.max(0, Math.ceil(at - this.clock.monotonic())),
+            { unref: true },
+          );
   }
 }
 
