@@ -65,7 +65,7 @@ export async function quarantine(
     stderr.write(`device-agent: ${entries}\n`);
     return EXIT.failed;
   }
-  const held = [...entries].filter(([, e]) => quarantined(e)) as Array<[string, QuarantineEntry & { since: number; until: number }]>;
+  const held = [...entries].flatMap(([udid, e]) => (quarantined(e) ? [[udid, e] as const] : []));
   if (verb === 'list') {
     if (phone !== undefined) {
       stderr.write('device-agent: quarantine list takes no SERIAL (device-agent quarantine --help)\n');
