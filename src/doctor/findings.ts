@@ -47,7 +47,7 @@ export type NodeIdFacts =
 export class NoAnswerError extends Error {
   override readonly name = 'NoAnswerError';
   constructor(
-    readonly what: string,
+    what: string,
     readonly timeoutMs: number,
   ) {
     super(`${what} did not answer within ${formatDuration(timeoutMs)}`);
@@ -164,12 +164,7 @@ export function adbServerItem(label: string, version: number): CheckItem {
 }
 
 /** The server could not be asked; `service` (the platform's doctor words) knows its errors and variables. */
-export function adbServerFailed(
-  label: string,
-  error: unknown,
-  service: Pick<ServiceDoctor, 'unreachable' | 'addressVariables'>,
-  where = onThisHost,
-): CheckItem {
+export function adbServerFailed(label: string, error: unknown, service: ServiceDoctor, where = onThisHost): CheckItem {
   const { socket, port } = service.addressVariables;
   const id = 'adb.server';
   const start = `start it with "adb start-server" (or systemctl start device-agent-adb), or point ${socket}=tcp:HOST:PORT (or ${port})${where.inFile} at the running server`;
@@ -189,7 +184,7 @@ export function adbServerFailed(
 }
 
 /** The service's address variables (the platform's, `service.addressVariables`) could not be read as an address. */
-export function adbAddressFailed(error: unknown, service: Pick<ServiceDoctor, 'addressVariables'>): CheckItem {
+export function adbAddressFailed(error: unknown, service: ServiceDoctor): CheckItem {
   const { socket, port } = service.addressVariables;
   return {
     id: 'adb.server',
@@ -245,7 +240,7 @@ const TRANSIENT_STATES = new Set(['authorizing', 'connecting']);
  * One device as adb lists it: a phone's item, which fails the doctor only with --phones fail; `service` says what to do
  * about a state other than ready. hiddenDevices naming only its adb serial hides nothing: the report hides by udid.
  */
-export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckItem {
+export function deviceItem(facts: DeviceFacts, service: ServiceDoctor): CheckItem {
   const item: CheckItem = { id: 'phone', phone: facts.serial, ...stateItem(facts, service) };
   if (facts.hidden === 'serial') {
     const advice = `write its udid${facts.udid === undefined ? ' (device-agent list, UDID column)' : ` ${facts.udid}`} in hiddenDevices (DEVICE_AGENT_HIDDEN_DEVICES${onThisHost.inFile}) in place of its adb serial`;
@@ -258,7 +253,7 @@ export function deviceItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'not
   return item;
 }
 
-function stateItem(facts: DeviceFacts, service: Pick<ServiceDoctor, 'notReadyAdvice'>): CheckResult {
+function stateItem(facts: DeviceFacts, service: ServiceDoctor): CheckResult {
   const hidden = facts.hidden === 'udid' ? ', reported hidden' : '';
   const state = facts.state.trim() || 'unknown';
   if (state !== 'device') {
