@@ -27,6 +27,7 @@ import type { Setup } from './setup.js';
 import { sendingCredentials } from './setup.js';
 import { DoctorWait } from './doctor-wait.js';
 import type { StatusLine } from './progress.js';
+import type { Sink } from '../log/logger.js';
 
 /** How the checklist is shown: JSON for scripts (--json), and on a terminal a line saying what is still checked. */
 export interface DoctorOutput {
@@ -45,13 +46,7 @@ const READINESS_TIMEOUT_MS = 15_000;
  * Checks the configuration, the adb server, each device and the cloud (adb and cloud side by side), prints a checklist
  * and returns 0, 1 when something failed, or 2 for the configuration. A phone's failure is a warning unless phones is 'fail'.
  */
-export async function doctor(
-  setup: Setup,
-  env: NodeJS.ProcessEnv,
-  stdout: NodeJS.WritableStream & { isTTY?: boolean },
-  phones: PhoneLevel = 'warn',
-  output: DoctorOutput = {},
-): Promise<number> {
+export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: Sink, phones: PhoneLevel = 'warn', output: DoctorOutput = {}): Promise<number> {
   const { settings, logger } = setup;
   const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
 
@@ -180,7 +175,7 @@ export async function doctor(
 }
 
 /** The settings could not be loaded: the checklist names every problem (and unknown variables), checks nothing else, exit 2. */
-export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: NodeJS.WritableStream & { isTTY?: boolean }, json = false) {
+export function doctorUnconfigured(error: ConfigError, env: NodeJS.ProcessEnv, stdout: Sink, json = false) {
   const warnings = error instanceof ConfigErrors ? error.warnings : [];
   const checks = verdicts([settingFailed(error.problems.map((p) => p.message)), ...warnings.map((w) => variableWarning(w))]);
   stdout.write(json ? checklistJson(checks) : formatChecklist(checks, paintFor(stdout, env)));

@@ -10,7 +10,7 @@ import { formatNotes, formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
 import { readOnce, type Parts } from '../agent/build.js';
 import { platformFacts } from '../agent/platforms.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger, Sink } from '../log/logger.js';
 import type { DeviceInfo } from '../cloud/types.js';
 import { composeMessage } from '../cloud/device-message.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,7 +28,7 @@ export async function list(
   setup: Setup,
   env: NodeJS.ProcessEnv,
   json: boolean,
-  stdout: NodeJS.WritableStream & { isTTY?: boolean },
+  stdout: Sink,
   output: { line?: StatusLine; lines?: DeviceLines } = {},
 ): Promise<number> {
   const { line, lines } = output;
