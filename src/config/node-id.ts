@@ -56,33 +56,27 @@ export function resolveNodeId(settings: Settings, env = process.env, logger?: Lo
   }
   // Made under the state directory's lock: a `once` beside a first-starting daemon must find the daemon's id, not make a
   // second one the cloud would take for another host.
-  let made: { id: string; replaced: boolean } | string;
   try {
-    made = withStateLock(dir, () => {
+    return withStateLock(dir, () => {
       const kept = keptNodeId(file, true);
       if (kept.id !== undefined) return kept.id;
       const id = randomUUID();
-      try {
-        // Flushed before and after the rename: else a power loss soon after can leave an empty or zeroed file.
-        writeAtomically(file, id + '\n');
-      } catch (err) {
-        throw notKept(dir, err);
+      // Flushed before and after the rename: else a power loss soon after can leave an empty or zeroed file. A write
+      // that fails is the catch's below, as any failure here but a ConfigError.
+      writeAtomically(file, id + '\n');
+      if (kept.found) {
+        logger?.warn(
+          { file, nodeId: id },
+          `${file} was empty or only NUL bytes (what a power loss soon after it was written leaves); a new node id was made: ${id}. ` +
+            'If the cloud knew this host under another id, set DEVICE_AGENT_NODE_ID to that one',
+        );
       }
-      return { id, replaced: kept.found };
+      return id;
     });
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw notKept(dir, err);
   }
-  if (typeof made === 'string') return made;
-  if (made.replaced) {
-    logger?.warn(
-      { file, nodeId: made.id },
-      `${file} was empty or only NUL bytes (what a power loss soon after it was written leaves); a new node id was made: ${made.id}. ` +
-        'If the cloud knew this host under another id, set DEVICE_AGENT_NODE_ID to that one',
-    );
-  }
-  return made.id;
 }
 
 /**
