@@ -51,12 +51,8 @@ export function resolveNodeId(settings: Settings, env = process.env, logger?: Lo
   if (kept !== undefined) return kept;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o750 });
-  } catch (err) {
-    throw notKept(dir, err);
-  }
-  // Made under the state directory's lock: a `once` beside a first-starting daemon must find the daemon's id, not make a
-  // second one the cloud would take for another host.
-  try {
+    // Made under the state directory's lock: a `once` beside a first-starting daemon must find the daemon's id, not make a
+    // second one the cloud would take for another host.
     return withStateLock(dir, () => {
       const kept = keptNodeId(file, true);
       if (kept.id !== undefined) return kept.id;
