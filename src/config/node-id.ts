@@ -91,16 +91,14 @@ function keptNodeId(file: string, locked: boolean): { id?: string; found: boolea
   }
   if (text === undefined) return { found: false };
   const kept = parseNodeIdFile(text);
-  if (kept.kind === 'foreign') throw foreign(file, kept.problem);
+  if (kept.kind === 'foreign') {
+    throw new ConfigError(
+      SETTING,
+      `${file} is not a node id the agent wrote: it ${kept.problem}. Put this host's id back in it (one line), ` +
+        'or set DEVICE_AGENT_NODE_ID, or delete the file to get a new id (the cloud then sees a new host)',
+    );
+  }
   return { found: true, ...(kept.kind === 'id' && { id: kept.id }) };
-}
-
-function foreign(file: string, problem: string) {
-  return new ConfigError(
-    SETTING,
-    `${file} is not a node id the agent wrote: it ${problem}. Put this host's id back in it (one line), ` +
-      'or set DEVICE_AGENT_NODE_ID, or delete the file to get a new id (the cloud then sees a new host)',
-  );
 }
 
 function notKept(dir: string, err: unknown) {
