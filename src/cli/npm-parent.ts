@@ -11,25 +11,16 @@ export function guardNpmParent(npmCommand: string) {
       'and does not pass SIGTERM on. Under a supervisor run /usr/bin/device-agent run (Debian package) or ' +
       'node_modules/.bin/node bin/device-agent.js run (checkout) directly. This run stops when npm goes away.\n',
   );
-  const ancestors = lineage(process.ppid);
+  // npm is the parent or, where /proc says, the grandparent (npm → sh → node): while both stay, so does npm.
+  const parent = process.ppid;
+  const grandparent = parentOf(parent);
   const timer = setInterval(() => {
-    if (sameLineage(ancestors)) return;
+    if (process.ppid === parent && (grandparent === undefined || parentOf(parent) === grandparent)) return;
     clearInterval(timer);
     process.stderr.write('device-agent: the npm process that started this run is gone; stopping as on SIGTERM\n');
     process.kill(process.pid, 'SIGTERM');
   }, 1000);
   timer.unref();
-}
-
-/** The parent and, where /proc says, the grandparent: npm may be either (npm → sh → node). */
-function lineage(parent: number) {
-  const grandparent = parentOf(parent);
-  return grandparent === undefined ? [parent] : [parent, grandparent];
-}
-
-function sameLineage(ancestors: number[]) {
-  if (process.ppid !== ancestors[0]) return false;
-  return ancestors.length < 2 || parentOf(ancestors[0]) === ancestors[1];
 }
 
 /** The parent pid of a process from /proc/PID/stat (Linux); undefined when it is gone or there is no /proc. */
