@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { closest, didYouMean } from '../config/suggest.js';
 import type { PhoneLevel } from '../doctor/checklist.js';
-import { allFlags, COMMAND_NAMES, COMMANDS, helpFlag, isCommand, versionFlag, type CommandName } from './commands.js';
+import { ALL_FLAGS, COMMAND_NAMES, COMMANDS, helpFlag, isCommand, versionFlag, type CommandName } from './commands.js';
 
 export type Command = CommandName | 'help' | 'version';
 
@@ -49,9 +49,9 @@ export function parseCli(argv: readonly string[]): CliArgs {
   // `spelled` as typed: --dry-run, -h; the flag by the parser's name: the long name of a short one it declares.
   const given = tokens.flatMap((token) => {
     if (token.kind !== 'option') return [];
-    const flag = allFlags().find((f) => f.name === token.name);
+    const flag = ALL_FLAGS.find((f) => f.name === token.name);
     if (!flag) {
-      const candidates = (named ? COMMANDS[named].flags : allFlags()).map((f) => `--${f.name}`);
+      const candidates = (named ? COMMANDS[named].flags : ALL_FLAGS).map((f) => `--${f.name}`);
       throw new UsageError(`unknown flag ${token.rawName}${didYouMean(closest(token.rawName, candidates, '--'))}`, named);
     }
     // "--config --dry-run": the parser takes the next word whatever it is; a flag there is no value.
@@ -116,7 +116,7 @@ const FIELD_OF: Record<string, keyof CliArgs> = {
 /** Every flag as util.parseArgs declares it: those with a value take the next word (or =value), the others none. */
 function parserOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
   return Object.fromEntries(
-    allFlags().map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short && { short: f.short }) }] as const),
+    ALL_FLAGS.map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short && { short: f.short }) }] as const),
   );
 }
 

@@ -190,9 +190,4 @@ export function isCommand(name: string): name is CommandName {
 }
 
 /** Every flag any command takes, once each. */
-export function allFlags() {
-  const byName = new Map<string, FlagSpec>();
-  for (const spec of Object.values(COMMANDS)) for (const flag of spec.flags) byName.set(flag.name, flag);
-  byName.set(versionFlag.name, versionFlag);
-  return [...byName.values()];
-}
+export const ALL_FLAGS = [...new Map([...Object.values(COMMANDS).flatMap((spec) => spec.flags), versionFlag].map((f) => [f.name, f])).values()];
