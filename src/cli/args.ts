@@ -35,7 +35,7 @@ export class UsageError extends Error {
 }
 
 export function parseCli(argv: readonly string[]): CliArgs {
-  const { tokens } = parseArgs({ args: [...argv], options: parserOptions(), strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({ args: [...argv], options: PARSER_OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const positionals = tokens.flatMap((t) => (t.kind === 'positional' ? [t.value] : []));
 
   // Unknown flags first: a mistyped flag's value would otherwise read as a second command.
@@ -114,11 +114,9 @@ const FIELD_OF: Record<string, keyof CliArgs> = {
 };
 
 /** Every flag as util.parseArgs declares it: those with a value take the next word (or =value), the others none. */
-function parserOptions(): Record<string, { type: 'string' | 'boolean'; short?: string }> {
-  return Object.fromEntries(
-    ALL_FLAGS.map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short && { short: f.short }) }] as const),
-  );
-}
+const PARSER_OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string }> = Object.fromEntries(
+  ALL_FLAGS.map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short && { short: f.short }) }] as const),
+);
 
 function commandNamed(name: string) {
   if (isCommand(name)) return name;
