@@ -75,32 +75,29 @@ export const MODEL_COMMAND = 'getprop ro.product.model';
 
 /** The adb server, then every device it lists: one shell per ready device, none for the others. */
 export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promise<CheckItem[]> {
+  const { service, answerTimeoutMs, features = [] } = options;
   let version: number;
   try {
-    version = await answerWithin(adb.version(), `adb server ${adb.label}`, options.answerTimeoutMs);
+    version = await answerWithin(adb.version(), `adb server ${adb.label}`, answerTimeoutMs);
   } catch (error) {
-    return [adbServerFailed(adb.label, error, options.service)];
+    return [adbServerFailed(adb.label, error, service)];
   }
   // `adb version` of the tool on PATH only prints: it runs beside the device list.
   const [banner, devices] = await Promise.all([
     options.adbTool?.(),
-    answerWithin(adb.listDevices(), 'the device list', options.answerTimeoutMs).catch((error: unknown) => ({ error })),
+    answerWithin(adb.listDevices(), 'the device list', answerTimeoutMs).catch((error: unknown) => ({ error })),
   ]);
   const items: CheckItem[] = [adbServerItem(adb.label, version)];
-  const tool = options.service.toolVersion(banner ?? '');
+  const tool = service.toolVersion(banner ?? '');
   if (tool) items.push(adbToolItem(tool, version));
   if (!Array.isArray(devices)) return [...items, devicesFailed(devices.error)];
   if (devices.length === 0) return [...items, noDevicesItem()];
   // The long listing only adds where each device is plugged: without it, the rest stands.
-  const long = adb.listDevicesLong
-    ? await answerWithin(adb.listDevicesLong(), 'the long device list', options.answerTimeoutMs).catch((): ListedDevice[] => [])
-    : [];
+  const long = adb.listDevicesLong ? await answerWithin(adb.listDevicesLong(), 'the long device list', answerTimeoutMs).catch((): ListedDevice[] => []) : [];
   const where = new Map(long.map((d) => [d.serial, d]));
   const hidden = new Set(options.hiddenDevices);
   const sorted = [...devices].sort((a, b) => compareStrings(a.serial, b.serial));
-  const features = options.features ?? [];
   const reads = new Set(features.flatMap((f) => f.reads ?? []));
-  const service = options.service;
   // The phones as the features read them too: the battery and the readiness sections parsed by the platform.
   const phones = await mapLimit(sorted, options.concurrency, async (device) => ({
     ...(await deviceFacts(adb, service, device, hidden, options.shellTimeoutMs, reads)),
