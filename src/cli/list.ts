@@ -134,17 +134,14 @@ function settling(parts: Parts) {
 /** Every device adb lists gets a row, in every state: a person asking what is attached must see even an unidentified network device. */
 function withUnreported(devices: DeviceInfo[], parts: Parts) {
   const shown = new Set(devices.map((d) => d.udid));
-  const more: DeviceInfo[] = [];
-  for (const r of parts.registry.list(parts.unready.platform)) {
-    if (shown.has(r.udid ?? r.serial)) continue;
+  const more = parts.registry.list(parts.unready.platform).flatMap((r) => {
+    if (shown.has(r.udid ?? r.serial)) return [];
     const info = parts.unready.describe(r.serial, r.state, r.udid);
     // Ready, but its inventory failed before it said who it is: that failure is why, not its state (adb's word is "device").
-    more.push(
-      r.failure
-        ? { ...info, ...composeMessage([`its inventory failed before it said who it is (${r.failure.text}); it is left out of reports until it answers`]) }
-        : info,
-    );
-  }
+    return r.failure
+      ? [{ ...info, ...composeMessage([`its inventory failed before it said who it is (${r.failure.text}); it is left out of reports until it answers`]) }]
+      : [info];
+  });
   return [...devices, ...more];
 }
 

@@ -41,10 +41,8 @@ function checkCron(value: string) {
 }
 
 function checkListen(value: string) {
-  if (value === 'off') return undefined;
   const match = /^(.+):(\d{1,5})$/.exec(value);
-  if (!match || Number(match[2]) > 65535) return `must be HOST:PORT or off, got ${JSON.stringify(value)}`;
-  return undefined;
+  return value === 'off' || (match && Number(match[2]) <= 65535) ? undefined : `must be HOST:PORT or off, got ${JSON.stringify(value)}`;
 }
 
 function checkAdbSocket(value: string) {

@@ -90,9 +90,7 @@ export class LineRateLimiter {
 
   /** Every summary still owed, due or not (the process is about to end). */
   drain() {
-    const out: Summary[] = [];
-    for (const [cause, state] of this.causes) if (state.held) out.push(this.summarise(cause, state, false));
-    return out;
+    return [...this.causes].flatMap(([cause, state]) => (state.held ? [this.summarise(cause, state, false)] : []));
   }
 
   /** When the next summary is due; undefined when none is owed. */
