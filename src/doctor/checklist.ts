@@ -50,8 +50,13 @@ function unreadText(checks: readonly CheckItem[]) {
   return `${parts} unread on ${phones.length} phones (${phones.slice(0, 8).join(', ')}${phones.length > 8 ? ', ...' : ''}): ${why}`;
 }
 
-const LABELS: Record<CheckStatus, string> = { ok: '[ OK ]', warn: '[WARN]', fail: '[FAIL]', unread: '[ -- ]' };
-const PAINT: Record<CheckStatus, keyof Paint | undefined> = { ok: 'ok', warn: 'warn', fail: 'bad', unread: undefined };
+/** Each status's label, in its colour (what went unread has none). */
+const LABELS: Record<CheckStatus, (paint: Paint) => string> = {
+  ok: (paint) => paint.ok('[ OK ]'),
+  warn: (paint) => paint.warn('[WARN]'),
+  fail: (paint) => paint.bad('[FAIL]'),
+  unread: () => '[ -- ]',
+};
 const ADVICE_INDENT = '       -> ';
 
 /**
@@ -61,7 +66,7 @@ const ADVICE_INDENT = '       -> ';
  * counts. Every line is secret-masked: the findings quote errors and settings, and stdout is not the logger.
  */
 export function formatChecklist(checks: readonly CheckItem[], paint = noPaint) {
-  const label = (status: CheckStatus) => (PAINT[status] ? paint[PAINT[status]](LABELS[status]) : LABELS[status]);
+  const label = (status: CheckStatus) => LABELS[status](paint);
   const lines: string[] = [];
   const wrong = checks.filter((c) => c.status === 'fail' || c.status === 'warn');
   wrong.forEach((c, i) => {
