@@ -21,16 +21,16 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function value(text: string, names: readonly string[] | undefined, offset: number) {
+/** A number, or a name: the first names the field's lowest value (January 1, Sunday 0). */
+function value(text: string, names: readonly string[] | undefined, lowest: number) {
   if (/^\d+$/.test(text)) return Number(text);
   const lower = text.toLowerCase();
   const index = names?.findIndex((n) => lower === n || lower === n.slice(0, 3)) ?? -1;
-  return index >= 0 ? index + offset : NaN;
+  return index >= 0 ? index + lowest : NaN;
 }
 
 function parseField(text: string, field: (typeof FIELDS)[number], index: number) {
   const names = index === 4 ? MONTHS : index === 5 ? WEEKDAYS : undefined;
-  const offset = index === 4 ? 1 : 0;
   // Weekday 7 is Sunday again (0): a range's top, and where a wrapping range turns round, is Saturday.
   const top = index === 5 ? 6 : field.max;
   const allowed = new Set<number>();
@@ -48,8 +48,8 @@ function parseField(text: string, field: (typeof FIELDS)[number], index: number)
     let to: number = top;
     if (match[1] !== '*' && match[1] !== '?') {
       const [a, b] = match[1]!.split('-');
-      from = value(a!, names, offset);
-      to = b === undefined ? from : value(b, names, offset);
+      from = value(a!, names, field.min);
+      to = b === undefined ? from : value(b, names, field.min);
       // node-cron reads "5/15" as neither a value nor a range: so does this.
       if (b === undefined && match[2]) return `"${part}" is not a valid ${field.name}: a step needs * or a range before it`;
     }
