@@ -44,7 +44,7 @@ export function hubPortOf(ports: ReadonlyMap<string, HubPort>, udid: string, ser
 const NAMED = /^(\d+-\d+(?:\.\d+)*|usb\d+)=(.{1,80})$/;
 
 export function checkHubNames(value: string[]) {
-  const bad = value.filter((v) => !NAMED.test(v) || v.slice(v.indexOf('=') + 1).trim() === '');
+  const bad = value.filter((v) => !NAMED.exec(v)?.[2]!.trim());
   return bad.length
     ? `must be HUB=NAME entries (e.g. "1-1.4=rack B shelf 2, left hub", a name of 80 characters at most), got ${bad.map((b) => JSON.stringify(b)).join(', ')}`
     : undefined;
@@ -52,5 +52,10 @@ export function checkHubNames(value: string[]) {
 
 /** The hubs' names by hub; an entry that does not parse is left out (the settings check refuses it first). */
 export function hubNamesOf(entries: readonly string[]): ReadonlyMap<string, string> {
-  return new Map(entries.flatMap((e) => (NAMED.test(e) ? [[e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1).trim()] as const] : [])));
+  return new Map(
+    entries.flatMap((e) => {
+      const m = NAMED.exec(e);
+      return m ? [[m[1]!, m[2]!.trim()] as const] : [];
+    }),
+  );
 }
