@@ -3,7 +3,6 @@
 // any registered secret string, and any Basic/Bearer credential, and the password of any URL with credentials, is
 // replaced wherever it appears.
 
-const secrets = new Set<string>();
 /**
  * The secrets, longest first: a key's JSON form (`a\\b`) holds its raw form (`a\b`), and masking the raw one first
  * would leave a lone backslash that escapes the line's closing quote.
@@ -19,13 +18,13 @@ export const MASK = '***';
  */
 export function addSecret(value: string | undefined) {
   if (value && value.length >= 4) {
-    for (const form of [value, Buffer.from(value).toString('base64'), JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) secrets.add(form);
-    longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+    const forms = [value, Buffer.from(value).toString('base64'), JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
+    // Sorted stably: secrets of one length stay in the order they came.
+    longestFirst = [...new Set([...longestFirst, ...forms])].sort((a, b) => b.length - a.length);
   }
 }
 
 export function clearSecrets() {
-  secrets.clear();
   longestFirst = [];
 }
 
