@@ -6,7 +6,6 @@ import { terminalText } from '../report/clean-strings.js';
 
 /** The stream the line is drawn on: stderr, or a test's stand-in. */
 export interface Terminal extends Sink {
-  isTTY?: boolean;
   columns?: number;
 }
 
