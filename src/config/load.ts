@@ -44,18 +44,18 @@ export function loadConfig(options: LoadOptions = {}) {
     collect(() => flat.set(key, fromEnv(name, raw, schema[key as keyof typeof schema])));
   };
   for (const [key, { name, raw }] of reading.values) fromVariable(key, name, raw);
-  for (const [key, credential] of Object.entries(CREDENTIALS)) {
-    if (flat.has(key) || variableOf.has(key) || !env.CREDENTIALS_DIRECTORY) continue;
-    const path = join(env.CREDENTIALS_DIRECTORY, credential);
-    const name = `the ${credential} credential (${path})`;
-    collect(() => {
-      const raw = readCredential(path, name);
-      if (raw !== undefined) fromVariable(key, name, raw);
-    });
-  }
+  // A setting neither the file nor its variable gave: its credential, else its conventional variable.
   for (const [key, field] of Object.entries(schema) as [string, Field][]) {
-    if (flat.has(key) || variableOf.has(key) || !field.envDefault) continue;
-    const name = field.envDefault.find((n) => env[n]);
+    if (flat.has(key) || variableOf.has(key)) continue;
+    if (Object.hasOwn(CREDENTIALS, key) && env.CREDENTIALS_DIRECTORY) {
+      const path = join(env.CREDENTIALS_DIRECTORY, CREDENTIALS[key]!);
+      const name = `the ${CREDENTIALS[key]} credential (${path})`;
+      collect(() => {
+        const raw = readCredential(path, name);
+        if (raw !== undefined) fromVariable(key, name, raw);
+      });
+    }
+    const name = variableOf.has(key) ? undefined : field.envDefault?.find((n) => env[n]);
     if (name !== undefined) fromVariable(key, name, env[name]!);
   }
   for (const [key, value] of options.overrides ?? []) flat.set(key, value);
