@@ -29,12 +29,6 @@ import { DoctorWait } from './doctor-wait.js';
 import type { StatusLine } from './progress.js';
 import type { Sink } from '../log/logger.js';
 
-/** How the checklist is shown: JSON for scripts (--json), and on a terminal a line saying what is still checked. */
-export interface DoctorOutput {
-  json?: boolean;
-  line?: StatusLine;
-}
-
 const ADB_ANSWER_TIMEOUT_MS = 10_000;
 const TUNNEL_TIMEOUT_MS = 10_000;
 // A getprop answers at once on a healthy device; the full probe timeout is for the inventory.
@@ -45,8 +39,15 @@ const READINESS_TIMEOUT_MS = 15_000;
 /**
  * Checks the configuration, the adb server, each device and the cloud (adb and cloud side by side), prints a checklist
  * and returns 0, 1 when something failed, or 2 for the configuration. A phone's failure is a warning unless phones is 'fail'.
+ * `output`: JSON for scripts (--json), and on a terminal a line saying what is still checked.
  */
-export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: Sink, phones: PhoneLevel = 'warn', output: DoctorOutput = {}): Promise<number> {
+export async function doctor(
+  setup: Setup,
+  env: NodeJS.ProcessEnv,
+  stdout: Sink,
+  phones: PhoneLevel = 'warn',
+  output: { json?: boolean; line?: StatusLine } = {},
+): Promise<number> {
   const { settings, logger } = setup;
   const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
 
@@ -76,10 +77,9 @@ export async function doctor(setup: Setup, env: NodeJS.ProcessEnv, stdout: Sink,
   const parts = built instanceof ConfigError ? undefined : built;
   // A service address that cannot be used fails its own line; the features' lines stand on the service's default one, never asked.
   const { socket, port } = serviceDoctor.addressVariables;
-  const features = (
+  const doctors = (
     parts ?? buildParts({ ...settings, adbServerSocket: undefined }, { ...env, [socket]: undefined, [port]: undefined }, logger, { nodeId: 'doctor' })
-  ).features;
-  const doctors = features.flatMap((f) => (f.doctor ? [f.doctor] : []));
+  ).features.flatMap((f) => (f.doctor ? [f.doctor] : []));
   // A phone's shell takes the longer deadline when a feature's sections ride on it (readiness's, wear's).
   const longShell = doctors.some((d) => d.reads?.some((r) => r !== 'battery'));
   const shellTimeoutMs = Math.min(longShell ? READINESS_TIMEOUT_MS : MODEL_TIMEOUT_MS, settings.probeTimeoutSeconds * 1000);
