@@ -60,11 +60,11 @@ export function parseCli(argv: readonly string[]): CliArgs {
   });
   const helpGiven = given.some((g) => g.flag === helpFlag);
 
+  // The command named: the one to run, or with `help`, the one asked about.
   let command: CommandName | undefined;
-  let helpFor: CommandName | undefined;
   if (first === 'help') {
     if (positionals.length > 2) throw new UsageError(`help takes one command, got: ${positionals.slice(1).join(' ')}`);
-    if (positionals[1] !== undefined) helpFor = commandNamed(positionals[1]);
+    if (positionals[1] !== undefined) command = commandNamed(positionals[1]);
   } else if (first === 'version') {
     // As docker and kubectl take it: `version` is --version.
     if (positionals.length > 1) throw new UsageError(`version takes no command, got: ${positionals.join(' ')}`);
@@ -78,7 +78,7 @@ export function parseCli(argv: readonly string[]): CliArgs {
     if (takes && (operands < takes.min || operands > takes.max) && !helpGiven)
       throw new UsageError(`${command} takes ${takes.usage}, got: ${positionals.slice(1).join(' ') || 'nothing'}`, command);
   }
-  if (helpGiven || first === 'help') return { command: 'help', helpFor: helpFor ?? command, dryRun: false };
+  if (helpGiven || first === 'help') return { command: 'help', helpFor: command, dryRun: false };
   if (given.some((g) => g.flag === versionFlag)) return { command: 'version', dryRun: false };
   if (command === undefined) throw new UsageError(`a command is required: ${COMMAND_NAMES.join(', ')}`);
 
