@@ -226,8 +226,7 @@ export class Reporter {
       };
       // The first delivered report is news whatever its trigger: a schedule tick can come before the start report. A
       // report that came only for the changes of flapping phones is no news either: flap-log.ts sums them up.
-      const news =
-        !this.lastDelivered || plan.reason.split(', ').some((t) => t !== 'schedule' && (t !== 'devices-changed' || changesNews));
+      const news = !this.lastDelivered || plan.reason.split(', ').some((t) => t !== 'schedule' && (t !== 'devices-changed' || changesNews));
       this.lastDelivered = true;
       if (news) deps.logger.info(fields, 'report delivered');
       else this.quietReport(fields);
