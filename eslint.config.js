@@ -30,6 +30,21 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: {
+      // Locale-aware calls page ICU's collation and format data into the daemon (2 to 6 MB of resident memory each,
+      // measured) and order or print differently from host to host: src/util/compare.ts and plain formatting instead.
+      'no-restricted-properties': [
+        'error',
+        ...['localeCompare', 'toLocaleString', 'toLocaleDateString', 'toLocaleTimeString'].map((property) => ({
+          property,
+          message: 'locale-aware: pages in ICU data; see src/util/compare.ts',
+        })),
+      ],
+      'no-restricted-globals': ['error', { name: 'Intl', message: 'pages in ICU data: keep the daemon locale-free' }],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       // Tests read the agent's JSON output (JSON.parse gives any); a wrong guess fails the test itself.

@@ -20,6 +20,7 @@ import type { UsbEventKind } from './classify.js';
 import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { clipText } from './text.js';
 import { firstDayOf, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';
+import { compareStrings } from '../../util/compare.js';
 
 export const LAYERS = ['controller', 'hub-power', 'hub', 'port', 'phone'] as const;
 export type Layer = (typeof LAYERS)[number];
@@ -53,7 +54,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   const first = firstDayOf(now);
   const ports = Object.entries(record.ports)
     .flatMap(([port, entry]) => portView(port, entry, first) ?? [])
-    .sort((a, b) => a.port.localeCompare(b.port));
+    .sort((a, b) => compareStrings(a.port, b.port));
   const covered = new Set<string>();
   const verdicts: Verdict[] = [];
   const claim = (v: Verdict) => {
@@ -188,7 +189,7 @@ function sortedPorts(views: readonly PortView[]) {
   return views.map((v) => v.port).sort();
 }
 
-const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompare(b);
+const byName = ([a]: [string, unknown], [b]: [string, unknown]) => compareStrings(a, b);
 
 /** A port's failures in the window (from day `first` on), the phones seen failing there and those its source placed there; undefined without a day in it. */
 export function portView(port: string, entry: PortRecord['ports'][string] | undefined, first: string) {

@@ -4,6 +4,7 @@ import { firstDayOf, type PortRecord } from './port-record.js';
 import { describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
 import type { UsbEventKind } from './classify.js';
 import { hubOfPort } from '../../util/usb-path.js';
+import { compareStrings } from '../../util/compare.js';
 
 type PortHealth = ReturnType<typeof portHealth>;
 
@@ -20,7 +21,7 @@ export function worstPorts(record: PortRecord, verdicts: readonly Verdict[], now
   return Object.keys(record.ports)
     .map((port) => portHealth(record, verdicts, port, now))
     .filter((h) => h.total > 0)
-    .sort((a, b) => b.total - a.total || a.port.localeCompare(b.port))
+    .sort((a, b) => b.total - a.total || compareStrings(a.port, b.port))
     .slice(0, n);
 }
 
