@@ -14,17 +14,17 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
   const { clock } = ctx;
   return {
     name: 'availability',
-    start: () => a.start(),
-    stop: () => a.stop(),
+    start: a.start,
+    stop: a.stop,
     // The report's devices as the features before it left them (src/agent/features.ts).
     annotate: (devices, carried) => {
       a.annotated(devices, carried ?? new Map());
       return [...devices];
     },
-    reported: () => a.hear(),
-    answered: (device) => a.answered(device),
-    changed: () => a.hear(),
-    acted: () => a.hear(),
+    reported: a.hear,
+    answered: a.answered,
+    changed: a.hear,
+    acted: a.hear,
     // Before USB, so that READY follows USB and PROBLEMS, free text, closes the table.
     columns: () => (a.clock.phones.size > 0 ? [{ key: 'inService24h', title: 'IN SERVICE 24H', place: { before: 'USB' } }] : []),
     cells: (info): Record<string, string> => {

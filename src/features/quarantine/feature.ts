@@ -11,16 +11,16 @@ import type { Feature, FeatureContext } from '../context.js';
 import { quarantine, QUARANTINE_RELEASES, QUARANTINES, QUARANTINES_HELD, shortTime } from './quarantine.js';
 
 export function quarantineFeature(ctx: FeatureContext): Feature {
-  const q = quarantine(ctx);
+  const { entries, action, start, stop, reported } = quarantine(ctx);
   const { registry, clock } = ctx;
-  const held = () => q.entries.entries().filter(([, e]) => quarantined(e));
+  const held = () => entries.entries().filter(([, e]) => quarantined(e));
   return {
     name: 'quarantine',
-    start: () => q.start(),
-    stop: () => q.stop(),
-    action: q.action,
+    start,
+    stop,
+    action,
     notes: (device) => [holdNote(registry, device.key, 'quarantine')],
-    reported: (outcome) => q.reported(outcome),
+    reported,
     columns: () => (held().length > 0 ? [{ key: 'quarantined', title: 'QUARANTINED' }] : []),
     cells: (info): Record<string, string> => {
       const held = registry.timeline.verdictBy(info.udid, QUARANTINED)?.detail;
@@ -28,7 +28,7 @@ export function quarantineFeature(ctx: FeatureContext): Feature {
     },
     fields: () => [{ key: 'quarantined', place: { after: 'inService' }, value: (s) => registry.timeline.verdictBy(s.info.udid, QUARANTINED)?.detail }],
     page: (row) => {
-      const e = q.entries.get(row.udid);
+      const e = entries.get(row.udid);
       if (!quarantined(e)) return undefined;
       const { since, until, reason, layer, evidence } = e;
       return { quarantine: { since, until, reason, layer, evidence, release: `device-agent quarantine release ${e.serial}` } };
