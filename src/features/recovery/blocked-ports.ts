@@ -2,7 +2,6 @@
 // the hub's status listing does, which is asked now and then to see the hardware change.
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
-import { lastingFailure } from '../../hub/status.js';
 import type { PortPower } from '../../hub/uhubctl.js';
 
 /** How often a hub whose port cannot be cycled is asked for its status listing, to see the hardware change. */
@@ -30,10 +29,8 @@ export function blockedPorts(portPower: PortPower | undefined, logger: Logger, m
     /** Why the port cannot be cycled, while it is blocked. */
     why: (hub: string, port: number) => blocked.get(`${hub}:${port}`)?.why,
 
-    /** A power cycle failed: whether no retry fixes it; then the port is blocked, said once, and the reason returned. */
-    async block(action: { serial: string; hub: string; port: number }, text: string) {
-      const lasting = lastingFailure(text);
-      if (lasting === undefined) return undefined;
+    /** A power cycle failed in a way no retry fixes (`lasting`, hub/status.ts): the port is blocked, said once, and the reason returned. */
+    async block(action: { serial: string; hub: string; port: number }, text: string, lasting: string) {
       const why = `${lasting}: ${text}`;
       const status = await hubStatus(action.hub);
       blocked.set(`${action.hub}:${action.port}`, { why, status, checkedAt: monotonic() });

@@ -127,6 +127,7 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
   const target = targetOf(action);
   const { logger } = c;
   const text = err instanceof Error ? err.message : String(err);
+  const lasting = lastingFailure(text);
   if (action.kind === 'connect') {
     c.connects.noteOutcome(action.address, false, c.clock.monotonic());
     if (c.failing.say(action.address, text)) {
@@ -137,9 +138,9 @@ export async function carryFailed(c: CarryContext, action: RecoveryAction, err: 
         action.address,
       );
     }
-  } else if (action.kind === 'power-cycle' && lastingFailure(text) !== undefined) {
+  } else if (action.kind === 'power-cycle' && lasting !== undefined) {
     // The very text the policy's needs-person gives it next (holds.ts, noteAttention): one line, not two.
-    const why = await c.blocked.block(action, text);
+    const why = await c.blocked.block(action, text, lasting);
     c.notes.set(action.key, attentionText(cannotCycle({ hub: action.hub, port: action.port, blocked: why })));
   } else {
     if (action.kind === 'power-cycle') {
