@@ -342,8 +342,7 @@ export function availability(ctx: FeatureContext) {
         },
         tally: p.tally,
       });
-      // A platform the registry names: its source's word on whether its service answers goes on counting for the phone.
-      if (p.platform !== undefined && /^[a-z]{1,16}$/.test(p.platform)) memoOf(p.udid).platform = p.platform as Platform;
+      if (p.platform !== undefined) memoOf(p.udid).platform = p.platform;
     }
     if (stored.summarized !== undefined) summarized = stored.summarized;
   }
@@ -367,7 +366,7 @@ export function availability(ctx: FeatureContext) {
       hubs: [...inService.hubs].map(([hub, tally]) => ({ hub, tally })),
       host: inService.host,
       savedAt: wallOf(at),
-      summarized: summarized,
+      summarized,
     };
     file.save(stored);
   }

@@ -9,6 +9,7 @@ import { Tally } from './tally.js';
 import { jsonObject } from '../../util/json-object.js';
 import { join } from 'node:path';
 import type { Logger } from '../../log/logger.js';
+import type { Platform } from '../../devices/record.js';
 import { StateFile } from '../../config/state-file.js';
 
 export const AVAILABILITY_FILE = 'availability.json';
@@ -16,7 +17,7 @@ export const AVAILABILITY_FILE = 'availability.json';
 export interface StoredPhone {
   udid: string;
   serial: string;
-  platform?: string;
+  platform?: Platform;
   port?: string;
   state: PhoneState;
   layer?: Layer;
@@ -37,6 +38,7 @@ export interface StoredClock {
 }
 
 const SAFE = /^[\x20-\x7e]{1,256}$/;
+const PLATFORM = /^[a-z]{1,16}$/;
 const PORT = /^\d+-\d+(?:\.\d+)*$/;
 const HUB = /^(?:\d+-\d+(?:\.\d+)*|usb\d+)$/;
 
@@ -52,7 +54,8 @@ export function clockFrom(text: string) {
       {
         udid: p.udid,
         serial: p.serial,
-        ...(typeof p.platform === 'string' && SAFE.test(p.platform) && { platform: p.platform }),
+        // A platform the registry names: its source's word on whether its service answers goes on counting for the phone.
+        ...(typeof p.platform === 'string' && PLATFORM.test(p.platform) && { platform: p.platform as Platform }),
         ...(typeof p.port === 'string' && PORT.test(p.port) && { port: p.port }),
         state: p.state as PhoneState,
         layer,
@@ -73,7 +76,6 @@ export function clockFrom(text: string) {
     ports,
     hubs,
     host: Tally.from(v.host),
-    savedAt: time(v.savedAt),
     summarized: time(v.summarized),
   };
 }
@@ -84,7 +86,7 @@ export function clockText(clock: StoredClock) {
 
 /** The file in the state directory; `every`, how often it is saved, for its line when a save fails. */
 export function clockFile(stateDir: string, everyMs: number, logger: Logger) {
-  return new StateFile(
+  return new StateFile<StoredClock>(
     join(stateDir, AVAILABILITY_FILE),
     {
       what: 'the in-service record',
