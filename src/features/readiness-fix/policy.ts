@@ -195,11 +195,12 @@ export interface ReadBack {
 export function afterFix(entry: Readonly<FixEntry>, readBacks: readonly ReadBack[], now: number, cut = false): FixEntry {
   const values: Record<string, string> = { ...entry.values };
   const stuck: Record<string, string> = { ...entry.stuck };
-  for (const { write, value } of readBacks) {
+  for (const readBack of readBacks) {
+    const { write, value } = readBack;
     const check = write.target.setting.check;
     const read = value ?? write.from;
     values[check] = read;
-    if (value !== undefined && meets(write.target, value)) delete stuck[check];
+    if (stuckTo(readBack)) delete stuck[check];
     else stuck[check] = read;
   }
   return { ...entry, readAt: now, values, stuck, ...(cut && { failures: entry.failures + 1 }) };
