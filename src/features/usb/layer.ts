@@ -68,13 +68,13 @@ export class UsbLayer implements UsbEvidence {
   private readonly file: PortRecordFile;
   /** The interfaces a phone off its list offers on its port, read once a report, so its message and what readiness reads agree. */
   private readonly interfaces = cell(this.now, Infinity, (port: string) => interfacesOnPort(this.sysfsRoot, port));
-  private record = emptyRecord();
-  private loaded = false;
+  /** Read at its first use (rec), or by start. */
+  private record: PortRecord | undefined;
   private readonly controllers = cell(this.now, SYSFS_EVERY_MS, () => controllersOfBuses(this.sysfsRoot));
   /** The controller of a bus as sysfs names it, read at most every SYSFS_EVERY_MS. */
   private readonly controllerOfBus = (bus: number) => this.controllers.get().get(bus);
   private readonly recorder = new KernelRecorder(
-    () => this.record,
+    () => this.rec(),
     { controllerOfBus: this.controllerOfBus },
     // A cause counted on a port is a failure of /metrics.
     (event) => event.port !== undefined && this.failures.add(event.port, event.kind),
@@ -123,7 +123,6 @@ export class UsbLayer implements UsbEvidence {
   start() {
     const path = this.kernelLog;
     if (!this.on || this.saver) return;
-    this.loaded = true;
     const stored = this.file.load() ?? { record: emptyRecord() };
     this.record = stored.record;
     // The phones' links (where their sources placed them) are kept with sysfs alone too: a restart knows them.
@@ -261,7 +260,7 @@ export class UsbLayer implements UsbEvidence {
   portCell(info: DeviceInfo, device: DeviceSnapshot | undefined) {
     const port = device ? this.placeOf(device.usb) : this.linkedOnUsb(info.udid)[0];
     if (port === undefined) return undefined;
-    const record = this.follower ? { record: this.record, verdicts: this.verdicts } : this.storedRecord();
+    const record = this.follower ? { record: this.rec(), verdicts: this.verdicts } : this.storedRecord();
     return record ? healthCell(portHealth(record.record, record.verdicts, port, this.wall())) : port;
   }
 
@@ -305,11 +304,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** The record: the layer's own once started; a one-shot command's read of the daemon's, once. */
   private rec() {
-    if (!this.loaded) {
-      this.loaded = true;
-      if (this.on) this.record = this.file.load()?.record ?? emptyRecord();
-    }
-    return this.record;
+    return (this.record ??= (this.on ? this.file.load()?.record : undefined) ?? emptyRecord());
   }
 
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
@@ -388,8 +383,9 @@ export class UsbLayer implements UsbEvidence {
   private work(count = true) {
     const now = this.wall();
     this.recorder.flush();
-    pruneRecord(this.record, now);
-    this.verdicts = attribute(this.record, { now, controllerOfBus: this.controllerOfBus });
+    const record = this.rec();
+    pruneRecord(record, now);
+    this.verdicts = attribute(record, { now, controllerOfBus: this.controllerOfBus });
     const current = new Set<string>();
     const log = limited(this.ctx.logger);
     for (const v of this.verdicts) {
@@ -406,12 +402,13 @@ export class UsbLayer implements UsbEvidence {
   }
 
   /** The controller of a bus: sysfs's name, else the kernel's bus line's, else "bus N". */
-  private readonly controllerOf = (bus: number) => this.controllerOfBus(bus) ?? this.record.buses[bus] ?? `bus ${bus}`;
+  private readonly controllerOf = (bus: number) => this.controllerOfBus(bus) ?? this.record?.buses[bus] ?? `bus ${bus}`;
 
   /** What is kept: the record within its bound, and where the kernel log was read up to. */
   private toKeep() {
-    pruneRecord(this.record, this.wall());
-    boundRecord(this.record);
-    return dropUndefined({ record: this.record, source: this.source, seq: this.seq });
+    const record = this.rec();
+    pruneRecord(record, this.wall());
+    boundRecord(record);
+    return dropUndefined({ record, source: this.source, seq: this.seq });
   }
 }
