@@ -185,6 +185,13 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   return verdicts;
 }
 
+/** Whether a verdict covers this port: it names it, or it is on the port's hub; with `controllerOf`, a controller's covers every port on its buses. */
+export function covers(v: Verdict, port: string, controllerOf?: (bus: number) => string) {
+  if (v.ports.includes(port)) return true;
+  if (v.wholeHub === true) return hubOfPort(port) === v.subject;
+  return v.layer === 'controller' && controllerOf?.(usbBus(port)!) === v.subject;
+}
+
 function sortedPorts(views: readonly PortView[]) {
   return views.map((v) => v.port).sort();
 }

@@ -12,7 +12,7 @@ import { limited } from '../../log/limited.js';
 import type { Timer } from '../../util/clock.js';
 import { dropUndefined } from '../../util/drop-undefined.js';
 import type { FeatureContext } from '../context.js';
-import { attribute, type Layer, type Verdict } from './attribution.js';
+import { attribute, covers, type Layer, type Verdict } from './attribution.js';
 import { classifyUsbLine, speedFallback } from './classify.js';
 import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { KernelLogFollower } from './follow.js';
@@ -158,19 +158,12 @@ export class UsbLayer implements UsbEvidence {
     const onPort = this.placeOf(device.usb);
     if (onPort !== undefined) this.link(onPort, device);
     const words = this.verdicts.filter((v) =>
-      v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && this.covers(v, onPort),
+      v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && covers(v, onPort, this.controllerOf),
     );
     // A phone's link below its port's speed, from sysfs.
     const fallback = onPort !== undefined && this.sysfsRoot !== '' ? this.fallbacks.get(onPort) : undefined;
     const said = [...words.map((v) => v.evidence), fallback].filter((w) => w !== undefined);
     return said.length ? `USB: ${said.join('; ')}` : undefined;
-  }
-
-  /** Whether a verdict on a port, a hub or a controller covers this port. */
-  private covers(v: Verdict, port: string) {
-    if (v.ports.includes(port)) return true;
-    if (v.wholeHub === true) return hubOfPort(port) === v.subject;
-    return v.layer === 'controller' && this.controllerOf(usbBus(port)!) === v.subject;
   }
 
   /** Recovery's evidence: whether the kernel has a phone with these USB serials on a port now (both sysfs and the kernel log read). */
@@ -186,7 +179,7 @@ export class UsbLayer implements UsbEvidence {
 
   /** The widest verdict that covers a port (controller first, as attribution orders them): the in-service clock's blame of a phone on it; a phone's own verdict is not the port's. */
   blame(port: string) {
-    const v = this.verdicts.find((x) => x.layer !== 'phone' && this.covers(x, port));
+    const v = this.verdicts.find((x) => x.layer !== 'phone' && covers(x, port, this.controllerOf));
     return v && { layer: v.layer, subject: v.subject, evidence: v.evidence };
   }
 

@@ -1,9 +1,8 @@
 // A port's health as `list` and `doctor` show it: its failures of today and yesterday (UTC), the phones seen failing on
 // it, and the layer a verdict blames. Pure.
 import { firstDayOf, type PortRecord } from './port-record.js';
-import { describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
+import { covers, describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
 import type { UsbEventKind } from './classify.js';
-import { hubOfPort } from '../../util/usb-path.js';
 import { compareStrings } from '../../util/compare.js';
 
 type PortHealth = ReturnType<typeof portHealth>;
@@ -12,7 +11,7 @@ type PortHealth = ReturnType<typeof portHealth>;
 export function portHealth(record: PortRecord, verdicts: readonly Verdict[], port: string, now: number) {
   const view = portView(port, record.ports[port], firstDayOf(now));
   const total = view?.total ?? 0;
-  const verdict = total > 0 ? verdicts.find((v) => v.ports.includes(port) || (v.wholeHub === true && hubOfPort(port) === v.subject)) : undefined;
+  const verdict = total > 0 ? verdicts.find((v) => covers(v, port)) : undefined;
   return { port, failures: view?.failures ?? {}, total, phones: view?.failingSerials.size ?? 0, verdict };
 }
 
