@@ -48,11 +48,9 @@ interface HubEntry {
   seenAt: number;
 }
 
-interface ControllerEntry {
-  days: Record<string, FailureCounts>;
+interface ControllerEntry extends HubEntry {
   /** Per day, the failure lines under it that followed its death: its consequences, counted apart. */
   after?: Record<string, number>;
-  seenAt: number;
   /** Wall ms of its death, while it stands: no bus registered by it and no device enumerated on its buses since. */
   deadSince?: number;
   /** The kernel's line that said it died, for the evidence. */
@@ -259,7 +257,8 @@ export function pruneRecord(record: PortRecord, now: number) {
   }
 }
 
-type Dated = { days: Record<string, unknown>; after?: Record<string, number>; deadSince?: number; removedSince?: number; seenAt: number };
+/** An entry of any of the three tables, as far as its days and its standing go: a controller's fields, its days' values any. */
+type Dated = Omit<ControllerEntry, 'days'> & { days: Record<string, unknown> };
 
 function tables(record: PortRecord) {
   return [record.ports, record.hubs, record.controllers] as Array<Record<string, Dated>>;
