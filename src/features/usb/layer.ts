@@ -303,12 +303,11 @@ export class UsbLayer implements UsbEvidence {
   /** The record the daemon keeps in the state directory, read once by a one-shot command; undefined when the kernel log is off or there is none yet. */
   private storedRecord() {
     if (this.stored === undefined) {
-      const now = this.wall();
+      // Not pruned: the days pruning would drop are before the window of the verdicts and of a port's health.
       const record = this.kernelLog === '' ? undefined : this.file.load()?.record;
-      if (record) pruneRecord(record, now);
-      this.stored = record ? { record, verdicts: attribute(record, { now, controllerOfBus: this.controllerOf }) } : null;
+      this.stored = record ? { record, verdicts: attribute(record, { now: this.wall(), controllerOfBus: this.controllerOf }) } : null;
     }
-    return this.stored ?? undefined;
+    return this.stored;
   }
 
   /** The layer's series of /metrics; none while the kernel log is off (usb.kernelLog ""). */
