@@ -16,7 +16,7 @@
 // Only causes are counted (port-record.ts): what followed a controller's
 // death is its consequence, never a limit or a port's failure. Each verdict
 // carries the evidence as a sentence a person can check.
-import type { UsbEventKind } from './classify.js';
+import type { UsbEventKind } from './messages.js';
 import { hubOfPort, usbBus } from '../../util/usb-path.js';
 import { clipText } from './text.js';
 import { firstDayOf, type FailureCounts, type PortRecord, type RecordOptions } from './port-record.js';

@@ -10,8 +10,6 @@ import { usbBus } from '../../util/usb-path.js';
 import { compileFormat } from './format.js';
 import { KERNEL_MESSAGES, type KernelMessage, type Named, type Role, type UsbEventKind } from './messages.js';
 
-export { FAILURE_KINDS, type Role, type UsbEventKind } from './messages.js';
-
 export interface UsbEvent {
   kind: UsbEventKind;
   /** A cause counts; a consequence follows a cause printed before it and never counts; a fact is a state (messages.ts). */

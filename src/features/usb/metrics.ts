@@ -3,7 +3,7 @@
 import type { OffSource } from '../../devices/off-source.js';
 import type { Metric, Sample } from '../../util/metric.js';
 import { LAYERS, type Layer, type Verdict } from './attribution.js';
-import { FAILURE_KINDS, type UsbEventKind } from './classify.js';
+import { FAILURE_KINDS, type UsbEventKind } from './messages.js';
 
 /** Ports with a series of their own; a port that fails after these is counted in port="other". */
 export const MAX_PORT_SERIES = 32;

@@ -2,7 +2,7 @@
 // it, and the layer a verdict blames. Pure.
 import { firstDayOf, type PortRecord } from './port-record.js';
 import { covers, describe, LABELS, portView, WINDOW, type Layer, type Verdict } from './attribution.js';
-import type { UsbEventKind } from './classify.js';
+import type { UsbEventKind } from './messages.js';
 import { compareStrings } from '../../util/compare.js';
 
 type PortHealth = ReturnType<typeof portHealth>;

@@ -7,7 +7,8 @@
 // whole under MAX_RECORD_BYTES, so the file written is always one that reads back.
 import { dropUndefined } from '../../util/drop-undefined.js';
 import { usbBus } from '../../util/usb-path.js';
-import { FAILURE_KINDS, type UsbEvent, type UsbEventKind } from './classify.js';
+import type { UsbEvent } from './classify.js';
+import { FAILURE_KINDS, type UsbEventKind } from './messages.js';
 
 const KEEP_DAYS = 7;
 export const MAX_PORTS = 512;
