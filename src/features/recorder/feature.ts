@@ -4,24 +4,20 @@
 // offers its log to the features that add to it (INCIDENT_LOG).
 import { INCIDENT_LOG, INCIDENT_KINDS } from '../../devices/incidents.js';
 import type { Feature, FeatureContext } from '../context.js';
-import { Recorder } from './recorder.js';
+import { recorder } from './recorder.js';
 
 export function recorderFeature(ctx: FeatureContext): Feature {
-  const r = new Recorder(ctx);
-  ctx.shared.of(INCIDENT_LOG, () => r);
+  const { rings, files, written, log, ...hooks } = recorder(ctx);
+  ctx.shared.of(INCIDENT_LOG, () => log);
   return {
     name: 'recorder',
-    start: () => r.start(),
-    stop: () => r.stop(),
-    changed: (changes) => r.changed(changes),
-    answered: (device) => r.answered(device),
-    acted: (done) => r.acted(done),
+    ...hooks,
     // Its incidents (the newest only on the rack; each with its cause on its own page), and on its own page its ring.
     page: (row, phone) => {
-      const incidents = r.files?.of(row.udid, phone) ?? [];
+      const incidents = files?.of(row.udid, phone) ?? [];
       return {
         ...(incidents.length > 0 && { incidents: phone ? incidents : incidents.slice(0, 1) }),
-        ...(phone && { events: r.rings.of({ udid: row.udid, serial: row.serial }) }),
+        ...(phone && { events: rings.of({ udid: row.udid, serial: row.serial }) }),
       };
     },
     metrics: () => [
@@ -30,7 +26,7 @@ export function recorderFeature(ctx: FeatureContext): Feature {
         help: "Incidents started, by kind (quarantine, person_needed, recovery_failed): each kept the phone's recent history in one file of the state directory's incidents/ (device-agent incidents).",
         type: 'counter',
         samples: INCIDENT_KINDS.flatMap((kind) => {
-          const value = r.written.get(kind);
+          const value = written.get(kind);
           return value === undefined ? [] : [{ labels: { kind: kind.replace('-', '_') }, value }];
         }),
       },

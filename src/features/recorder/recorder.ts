@@ -27,144 +27,140 @@ import { Rings } from './ring.js';
 /** The ports known of phones at most (bounded as the rings are). */
 const MAX_PORTS = 1024;
 
-export class Recorder implements IncidentLog {
-  readonly rings: Rings;
-  readonly files: IncidentFiles | undefined;
+/**
+ * The recorder's parts: the rings and the incident files (the feature's page and metric read them), its log for the
+ * other features (INCIDENT_LOG), and the feature hooks through which it hears the phones.
+ */
+export function recorder(ctx: FeatureContext) {
+  const { registry, shared, clock, logger } = ctx;
+  const r = ctx.settings.recorder;
+  const rings = new Rings(r.eventsPerPhone);
+  const files = ctx.stateDir === undefined ? undefined : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal }, logger);
   /** Incidents written, by kind (its metric). */
-  readonly written = new Map<IncidentKind, number>();
+  const written = new Map<IncidentKind, number>();
   /** Each phone's id by its record key, and its last port: so a line about a port, or a phone gone, is still its own. */
-  private readonly phones = new Map<string, PhoneRef>();
-  private readonly ports = new Map<string, PhoneRef>();
+  const phones = new Map<string, PhoneRef>();
+  const ports = new Map<string, PhoneRef>();
   /** The readiness values last seen of each record. */
-  private readonly values = new Map<string, Readonly<Record<string, string>>>();
-  private started = false;
-  private unfollow: (() => void) | undefined;
+  const values = new Map<string, Readonly<Record<string, string>>>();
+  let started = false;
+  let unfollow: (() => void) | undefined;
 
-  constructor(private readonly ctx: FeatureContext) {
-    const r = ctx.settings.recorder;
-    this.rings = new Rings(r.eventsPerPhone);
-    this.files =
-      ctx.stateDir === undefined ? undefined : new IncidentFiles(ctx.stateDir, { perPhone: r.incidentsPerPhone, total: r.incidentsTotal }, ctx.logger);
-  }
+  const note = (phone: PhoneRef, kind: EventKind, text: string) => rings.add(phone, kind, text, clock.wall());
 
-  start() {
-    this.started = true;
-    this.files?.prune();
-    const unfollow = this.ctx.shared.get(USB_EVIDENCE)?.follow?.((line) => this.kernel(line));
-    const heard = (fact: Fact) => this.heard(fact);
-    this.ctx.registry.timeline.on('fact', heard);
-    this.unfollow = () => {
-      unfollow?.();
-      this.ctx.registry.timeline.off('fact', heard);
-    };
-  }
-
-  stop() {
-    this.unfollow?.();
-    this.started = false;
-  }
-
-  note(phone: PhoneRef, kind: EventKind, text: string) {
-    this.rings.add(phone, kind, text, this.ctx.clock.wall());
-  }
-
-  incident(phone: PhoneRef, kind: IncidentKind, cause: string) {
-    this.written.set(kind, (this.written.get(kind) ?? 0) + 1);
-    const at = this.ctx.clock.wall();
-    this.note(phone, kind === 'quarantine' ? 'quarantine' : 'action', `incident: ${cause}`);
-    if (!this.files || !this.started) return undefined;
+  const incident = (phone: PhoneRef, kind: IncidentKind, cause: string) => {
+    written.set(kind, (written.get(kind) ?? 0) + 1);
+    const at = clock.wall();
+    note(phone, kind === 'quarantine' ? 'quarantine' : 'action', `incident: ${cause}`);
+    if (!files || !started) return undefined;
     const file = {
       udid: phone.udid,
       serial: phone.serial,
       kind,
       cause: keepable(maskString(cause)),
       at,
-      events: this.rings.of(phone),
+      events: rings.of(phone),
     };
-    const name = this.files.write(phone, kind, file);
+    const name = files.write(phone, kind, file);
     if (name === undefined) return undefined;
-    this.ctx.logger.info(
+    logger.info(
       { serial: phone.serial, udid: phone.udid, kind, file: name },
       // The cause is said by its own layer's line: this one says where the history is, without repeating it.
-      `${phone.udid ?? phone.serial}: incident (${kind}) kept with the phone's recent history in ${join(this.files.file, name)} (device-agent incidents ${phone.serial})`,
+      `${phone.udid ?? phone.serial}: incident (${kind}) kept with the phone's recent history in ${join(files.file, name)} (device-agent incidents ${phone.serial})`,
     );
     return name;
-  }
+  };
 
   /** The phone a record is, as the recorder keys it (its udid once it said it). */
-  private refOf(key: string, serial: string, udid?: string) {
-    const known = this.phones.get(key);
-    const ref: PhoneRef = { serial, udid: udid ?? known?.udid };
-    setBounded(this.phones, key, ref, MAX_PORTS);
+  const refOf = (key: string, serial: string, udid?: string) => {
+    const ref: PhoneRef = { serial, udid: udid ?? phones.get(key)?.udid };
+    setBounded(phones, key, ref, MAX_PORTS);
     return ref;
-  }
-
-  changed(changes: readonly DeviceChange[]) {
-    for (const c of changes) {
-      const record = this.ctx.registry.get(c.key);
-      const ref = this.refOf(c.key, c.serial, record?.udid);
-      this.place(record, ref);
-      this.note(ref, 'adb', `${keyParts(c.key).platform} source: ${c.from ?? 'not listed'} → ${c.to ?? 'not listed'}`);
-    }
-  }
-
-  answered(device: DeviceSnapshot) {
-    const ref = this.refOf(device.key, device.serial, device.udid);
-    this.place(device, ref);
-    const b = device.last?.battery;
-    const parts = [
-      device.failures > 0 ? `inventory cut short (${device.failure?.text ?? 'a failure'})` : 'inventory answered',
-      b?.percentage !== undefined && `battery ${b.percentage}%`,
-      b?.temperature !== undefined && `${b.temperature}°C`,
-      b?.status !== undefined && String(b.status).toLowerCase(),
-    ];
-    this.note(ref, device.failures > 0 ? 'inventory' : 'battery', parts.filter(Boolean).join(', '));
-    const now = this.ctx.registry.facet(READINESS_VALUES).get(device.key);
-    const before = this.values.get(device.key);
-    if (now && before)
-      for (const [check, value] of Object.entries(now))
-        if (before[check] !== undefined && before[check] !== value) this.note(ref, 'readiness', `readiness drift: ${check} ${before[check]} → ${value}`);
-    if (now) setBounded(this.values, device.key, now, MAX_PORTS);
-  }
-
-  /** What the timeline hears that a phone's ring keeps: the cloud's word on it as it changes, a call for a person (an incident). */
-  private heard(fact: Fact) {
-    if (fact.kind === 'cloud' && fact.delivered)
-      for (const c of fact.changed)
-        this.note(this.refOfUdid(c.udid), 'cloud', c.refused !== undefined ? `the cloud refused it: ${c.refused}` : `the cloud stored it ${c.status}`);
-    if (fact.kind === 'verdict' && fact.by === PERSON.name && fact.verdict?.words !== undefined)
-      this.incident(this.refOfUdid(fact.udid), 'person-needed', `a person is needed: ${fact.verdict.words}`);
-  }
+  };
 
   /** The phone the cloud knows by this udid, by the serial of a record that gave it, else the udid. */
-  private refOfUdid(udid: string) {
-    return { udid, serial: this.ctx.registry.byUdid(udid)[0]?.serial ?? udid };
-  }
+  const refOfUdid = (udid: string) => ({ udid, serial: registry.byUdid(udid)[0]?.serial ?? udid });
 
-  acted(done: ActionDone) {
-    if (done.device === undefined) return;
-    const record = this.ctx.registry.get(done.device);
-    const ref = this.refOf(done.device, record?.serial ?? keyParts(done.device).serial, record?.udid);
-    const what = [done.action, ...(done.labels ?? [])].join(' ');
-    this.note(ref, 'action', `${what}: ${done.outcome}`);
-    // An action meant to bring its link back (recovery's kick, reconnect, power cycle) that failed.
-    if (done.actsOn === 'link' && done.outcome === 'failed') this.incident(ref, 'recovery-failed', `${what} failed`);
-  }
+  /** What the timeline hears that a phone's ring keeps: the cloud's word on it as it changes, a call for a person (an incident). */
+  const heard = (fact: Fact) => {
+    if (fact.kind === 'cloud' && fact.delivered)
+      for (const c of fact.changed)
+        note(refOfUdid(c.udid), 'cloud', c.refused !== undefined ? `the cloud refused it: ${c.refused}` : `the cloud stored it ${c.status}`);
+    if (fact.kind === 'verdict' && fact.by === PERSON.name && fact.verdict?.words !== undefined)
+      incident(refOfUdid(fact.udid), 'person-needed', `a person is needed: ${fact.verdict.words}`);
+  };
 
   /** A kernel line about a port: the phone on it (or under the hub it names) hears it. */
-  private kernel(line: { port?: string; hub?: string; text: string; at: number }) {
-    for (const [port, ref] of this.ports) {
+  const kernel = (line: { port?: string; hub?: string; text: string; at: number }) => {
+    for (const [port, ref] of ports) {
       const about =
         line.port === port || (line.hub !== undefined && port.startsWith(`${line.hub}.`)) || (line.port !== undefined && port.startsWith(`${line.port}.`));
-      if (about) this.rings.add(ref, 'kernel', `kernel: ${line.text}`, line.at);
+      if (about) rings.add(ref, 'kernel', `kernel: ${line.text}`, line.at);
     }
-  }
+  };
 
   /** The port a phone is on, on its source's word (adb's usb path, usbmuxd's LocationID): never where a serial was printed. */
-  private place(record: DeviceSnapshot | undefined, ref: PhoneRef) {
-    const port = sourcePort(this.ctx.shared.get(USB_EVIDENCE), record?.usb);
+  const place = (record: DeviceSnapshot | undefined, ref: PhoneRef) => {
+    const port = sourcePort(shared.get(USB_EVIDENCE), record?.usb);
     if (port === undefined) return;
-    for (const [p, r] of this.ports) if (r.serial === ref.serial && p !== port) this.ports.delete(p);
-    setBounded(this.ports, port, ref, MAX_PORTS);
-  }
+    for (const [p, r] of ports) if (r.serial === ref.serial && p !== port) ports.delete(p);
+    setBounded(ports, port, ref, MAX_PORTS);
+  };
+
+  const log: IncidentLog = { note, incident };
+  return {
+    rings,
+    files,
+    written,
+    log,
+    start() {
+      started = true;
+      files?.prune();
+      const unfollowKernel = shared.get(USB_EVIDENCE)?.follow?.(kernel);
+      registry.timeline.on('fact', heard);
+      unfollow = () => {
+        unfollowKernel?.();
+        registry.timeline.off('fact', heard);
+      };
+    },
+    stop() {
+      unfollow?.();
+      started = false;
+    },
+    changed(changes: readonly DeviceChange[]) {
+      for (const c of changes) {
+        const record = registry.get(c.key);
+        const ref = refOf(c.key, c.serial, record?.udid);
+        place(record, ref);
+        note(ref, 'adb', `${keyParts(c.key).platform} source: ${c.from ?? 'not listed'} → ${c.to ?? 'not listed'}`);
+      }
+    },
+    answered(device: DeviceSnapshot) {
+      const ref = refOf(device.key, device.serial, device.udid);
+      place(device, ref);
+      const b = device.last?.battery;
+      const parts = [
+        device.failures > 0 ? `inventory cut short (${device.failure?.text ?? 'a failure'})` : 'inventory answered',
+        b?.percentage !== undefined && `battery ${b.percentage}%`,
+        b?.temperature !== undefined && `${b.temperature}°C`,
+        b?.status !== undefined && String(b.status).toLowerCase(),
+      ];
+      note(ref, device.failures > 0 ? 'inventory' : 'battery', parts.filter(Boolean).join(', '));
+      const now = registry.facet(READINESS_VALUES).get(device.key);
+      const before = values.get(device.key);
+      if (now && before)
+        for (const [check, value] of Object.entries(now))
+          if (before[check] !== undefined && before[check] !== value) note(ref, 'readiness', `readiness drift: ${check} ${before[check]} → ${value}`);
+      if (now) setBounded(values, device.key, now, MAX_PORTS);
+    },
+    acted(done: ActionDone) {
+      if (done.device === undefined) return;
+      const record = registry.get(done.device);
+      const ref = refOf(done.device, record?.serial ?? keyParts(done.device).serial, record?.udid);
+      const what = [done.action, ...(done.labels ?? [])].join(' ');
+      note(ref, 'action', `${what}: ${done.outcome}`);
+      // An action meant to bring its link back (recovery's kick, reconnect, power cycle) that failed.
+      if (done.actsOn === 'link' && done.outcome === 'failed') incident(ref, 'recovery-failed', `${what} failed`);
+    },
+  };
 }
