@@ -14,7 +14,7 @@ import type { FeatureContext } from '../context.js';
 import type { DaemonKind } from './daemons.js';
 import { judgePhone, needsTunnel } from './judge.js';
 import { iosVersionOf, supportOf, type ToolName } from './support.js';
-import { HostTools, type Run } from './tools.js';
+import { hostTools, type Run } from './tools.js';
 import type { DaemonRef } from './tunnel-state.js';
 import { DaemonWatch, type Fetch } from './watch.js';
 
@@ -30,7 +30,7 @@ const STATES = ['live', 'stale', 'none', 'unknown', 'no-daemon', 'not-supported'
 
 export class IosDeveloper {
   readonly watch: DaemonWatch;
-  readonly tools: HostTools;
+  readonly tools: ReturnType<typeof hostTools>;
   private readonly daemons: DaemonRef[];
   /** Each phone's connection when its daemons were last read for it: a new one asks them at once. */
   private readonly epochs = new Map<string, number>();
@@ -60,7 +60,7 @@ export class IosDeveloper {
       const [tool, command] = halves(entry);
       return { tool: tool as ToolName, command };
     });
-    this.tools = new HostTools({ commands, clock, logger, run: io.run });
+    this.tools = hostTools({ commands, clock, logger, run: io.run });
   }
 
   /** Started: the tools and the daemons read once. Before (a one-shot command, which starts no feature), nothing is judged: unknown. */

@@ -37,42 +37,38 @@ export interface ToolsOptions {
   run?: Run;
 }
 
-export class HostTools {
-  private found: ToolFound[];
-  private timer: Timer | undefined;
+/** The tools as last read: each absent until its first read. */
+export function hostTools({ commands, clock, logger, run = runCommand }: ToolsOptions) {
+  let found: ToolFound[] = commands.map((c) => ({ tool: c.tool, state: 'absent' }));
+  let timer: Timer | undefined;
 
-  constructor(private readonly o: ToolsOptions) {
-    this.found = o.commands.map((c) => ({ tool: c.tool, state: 'absent' }));
-  }
-
-  tools(): readonly ToolFound[] {
-    return this.found;
-  }
-
-  async start() {
-    await this.refresh();
-    this.timer ??= every(this.o.clock, REFRESH_MS, () => void this.refresh(), { unref: true });
-  }
-
-  stop() {
-    this.timer?.cancel();
-    this.timer = undefined;
-  }
-
-  async refresh() {
-    const found = await Promise.all(this.o.commands.map((c) => this.detect(c.tool, c.command)));
-    const text = (fs: readonly ToolFound[]) => fs.map(describe).join(', ');
-    if (text(found) !== text(this.found)) this.o.logger.info({ tools: found.map(describe) }, `iOS tools on this host: ${text(found)}`);
-    this.found = found;
-  }
-
-  private async detect(tool: ToolName, command: string): Promise<ToolFound> {
-    const r = await (this.o.run ?? runCommand)(command, ['version'], TOOL_TIMEOUT_MS);
+  const detect = async (tool: ToolName, command: string): Promise<ToolFound> => {
+    const r = await run(command, ['version'], TOOL_TIMEOUT_MS);
     if ('missing' in r) return { tool, state: 'absent' };
     if ('error' in r) return { tool, state: 'unreadable', said: r.error.slice(0, 120) };
     const version = VERSION_OF[tool](r.stdout);
     return version ? { tool, state: 'found', version } : { tool, state: 'unreadable', said: JSON.stringify(r.stdout.trim().slice(0, 80)) };
-  }
+  };
+
+  const refresh = async () => {
+    const now = await Promise.all(commands.map((c) => detect(c.tool, c.command)));
+    const text = (fs: readonly ToolFound[]) => fs.map(describe).join(', ');
+    if (text(now) !== text(found)) logger.info({ tools: now.map(describe) }, `iOS tools on this host: ${text(now)}`);
+    found = now;
+  };
+
+  return {
+    tools: (): readonly ToolFound[] => found,
+    refresh,
+    async start() {
+      await refresh();
+      timer ??= every(clock, REFRESH_MS, () => void refresh(), { unref: true });
+    },
+    stop() {
+      timer?.cancel();
+      timer = undefined;
+    },
+  };
 }
 
 export function describe(t: ToolFound) {
