@@ -61,7 +61,8 @@ const MAX_REMEMBERED = 4000;
 export class TunnelLedger {
   /** Each tunnel seen, by daemon, udid, address and port: the phone's epoch when first seen with it (undefined: not yet). */
   private readonly firstSeen = new Map<string, number | undefined>();
-  private readonly everUp = new Set<string>();
+  /** The daemons seen answering since the agent started, by id. */
+  readonly everUp = new Set<string>();
 
   /** One poll of every daemon, with the phones usbmuxd lists now. */
   observe(daemons: readonly DaemonNow[], phones: readonly PhoneNow[]) {

@@ -58,9 +58,8 @@ export class DaemonWatch {
   private timer: Timer | undefined;
   private polling: Promise<void> | undefined;
   private again = false;
-  /** Each daemon's last state said, so that a change is said once; the daemons seen answering since the start. */
+  /** Each daemon's last state said, so that a change is said once. */
   private readonly said = new Map<string, string>();
-  private readonly seenUp = new Set<string>();
 
   constructor(private readonly o: DaemonWatchOptions) {
     this.now = o.daemons.map((d) => ({ ...d, state: 'down', why: 'not asked yet' }));
@@ -103,8 +102,9 @@ export class DaemonWatch {
     const now = await Promise.all(this.o.daemons.map((d) => this.read(d)));
     this.now = now;
     this.o.logger.debug({ daemons: now.map((d) => `${d.id}: ${d.state}`) }, 'iOS tunnel daemons polled');
-    this.ledger.observe(now, this.o.phones());
+    // Said before the ledger hears this poll: whether a daemon answered before is the ledger's word (everUp).
     for (const d of now) this.say(d);
+    this.ledger.observe(now, this.o.phones());
     this.o.polled?.();
   }
 
@@ -125,8 +125,7 @@ export class DaemonWatch {
     if (before === state) return;
     const { name, start } = DAEMON_NAME[d.kind];
     if (d.state === 'up') {
-      const wasUp = this.seenUp.has(d.id);
-      this.seenUp.add(d.id);
+      const wasUp = this.ledger.everUp.has(d.id);
       if (before !== undefined)
         limited(this.o.logger).info(
           'ios-tunnel-daemon',
@@ -136,7 +135,7 @@ export class DaemonWatch {
         );
       return;
     }
-    if (!this.seenUp.has(d.id)) {
+    if (!this.ledger.everUp.has(d.id)) {
       // Never seen answering: a lab runs one kind of daemon, and both default addresses are watched. Something that
       // answers there, but not as the daemon, is said once.
       if (d.state === 'down') this.o.logger.debug({ daemon: d.id, why: d.why }, `${name} at ${d.url}: not answering (${d.why})`);
