@@ -52,7 +52,6 @@ export function quarantined(entry: QuarantineEntry | undefined): entry is Quaran
 
 const MAX_TEXT = 300;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A string field of the file as the agent would have written it: bounded, no control characters; anything else is dropped. */
 function text(value: unknown, max = MAX_TEXT) {
@@ -101,7 +100,8 @@ export function quarantineFileFrom(textRead: string) {
   const out = new Map<string, QuarantineEntry>();
   for (const [udid, raw] of Object.entries(phones)) {
     const entry = entryFrom(raw);
-    if (entry && udid.length <= 256 && !HAS_CONTROL.test(udid)) out.set(udid, entry);
+    // A udid kept only as the agent would have written it: what text() leaves as it is.
+    if (entry && text(udid, 256) === udid) out.set(udid, entry);
   }
   return out;
 }
