@@ -9,7 +9,8 @@ import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import type { PortSwitch } from '../../hub/uhubctl.js';
 import { limited } from '../../log/limited.js';
 import { backoffDelay, type BackoffPolicy } from '../../util/backoff.js';
-import { utcText, type Timer } from '../../util/clock.js';
+import { utcText } from '../../util/clock.js';
+import { waitWhileSettling } from '../../util/limit.js';
 import type { FeatureContext } from '../context.js';
 import type { PausedPort, PortsFile } from './paused-ports.js';
 import { ChargePauses, portHeldOff, type ChargeEntry, type ChargePause, type PauseEnd } from './pauses.js';
@@ -304,21 +305,17 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       const off = heldOff();
       if (!off.length) return;
       logger.info({ ports: off.map((p) => `${p.hub}:${p.port}`) }, `switching ${off.length} hub port(s) of paused phones on again before stopping`);
-      const all = Promise.all(
-        off.map((p) =>
-          switchPort(p, 'on').then(
-            () => pauses.forget(p.serial),
-            (err: unknown) =>
-              logger.warn(
-                { ...about(p), err: err instanceof Error ? err.message : String(err) },
-                `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
-              ),
-          ),
+      const switches = off.map((p) =>
+        switchPort(p, 'on').then(
+          () => pauses.forget(p.serial),
+          (err: unknown) =>
+            logger.warn(
+              { ...about(p), err: err instanceof Error ? err.message : String(err) },
+              `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
+            ),
         ),
       );
-      let timer: Timer | undefined;
-      await Promise.race([all, new Promise<void>((resolve) => (timer = clock.setTimer(resolve, STOP_MS)))]);
-      timer?.cancel();
+      await waitWhileSettling(switches, STOP_MS, STOP_MS, clock);
       keep();
     },
     decide(look) {
