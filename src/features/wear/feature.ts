@@ -305,15 +305,12 @@ const capacityColumn = column(
 
 const cyclesColumn = column('CYCLES', (w) => w.batteryCycles?.toString(), 'battery_cycles');
 
-/** The soonest action a phone's wear needs: its reason and when ("app_ids in 12 d", "battery_capacity now"). */
-const wearColumn: RowColumn = {
-  title: 'WEAR',
-  place: { before: 'FREE' },
-  cell: (r) => {
-    const w = wearOf(r).wear;
-    if (w?.reason === undefined || w.daysLeft === undefined) return '';
+/** The soonest action a phone's wear needs: its reason and when ("app_ids in 12 d", "battery_capacity now"), painted by it. */
+const wearColumn = column(
+  'WEAR',
+  ({ wear: w }) => {
+    if (w?.reason === undefined || w.daysLeft === undefined) return undefined;
     return w.daysLeft === 0 ? `${w.reason} now` : `${w.reason} in ${w.daysLeft} d`;
   },
-  paint: (r, t, p) => (t === '' ? t : wearOf(r).wear?.daysLeft === 0 ? p.bad(t) : p.warn(t)),
-  optional: true,
-};
+  ...REASONS,
+);
