@@ -278,13 +278,9 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
 
   private prune() {
     if (this.answers.size <= KEPT_PAST_RECORDS) return;
-    let past = [...this.answers.keys()].filter((k) => !this.entries.has(k)).length;
-    for (const key of this.answers.keys()) {
-      if (past <= KEPT_PAST_RECORDS) return;
-      if (this.entries.has(key)) continue;
-      this.answers.delete(key);
-      past--;
-    }
+    // The keys whose record went, least recently said first.
+    const past = [...this.answers.keys()].filter((k) => !this.entries.has(k));
+    for (const key of past.slice(0, Math.max(0, past.length - KEPT_PAST_RECORDS))) this.answers.delete(key);
   }
 
   /** The reading, while the connection (when given) is still the one that asked. */
