@@ -37,7 +37,7 @@ export interface ToolsOptions {
   run?: Run;
 }
 
-/** The tools as last read: each absent until its first read. */
+/** The host's tools, read at start and every REFRESH_MS; each absent until its first read. */
 export function hostTools({ commands, clock, logger, run = runCommand }: ToolsOptions) {
   let found: ToolFound[] = commands.map((c) => ({ tool: c.tool, state: 'absent' }));
   let timer: Timer | undefined;
