@@ -11,7 +11,7 @@ import { parseEndpointState, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type Stat
 import { hostAllower, hostOf } from './allowed-hosts.js';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { TlsReloader } from './tls-reload.js';
+import { reloadTls } from './tls-reload.js';
 import { processIdentity } from '../util/process-identity.js';
 import { PageServer } from './page-serve.js';
 
@@ -175,7 +175,7 @@ export class StatusServer {
       handler,
     );
     // A rotated certificate (certbot, short-lived ones) is served without a restart.
-    new TlsReloader({ certFile: tls.certFile, keyFile: tls.keyFile }, base, this.logger, this.options.tlsCheckMs).attach(server);
+    reloadTls(server, tls, base, this.logger, this.options.tlsCheckMs);
     return server;
   }
 

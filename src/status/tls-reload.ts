@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type { Logger } from '../log/logger.js';
-import { readTlsPair } from './web-config.js';
+import { readTlsPair, type WebTls } from './web-config.js';
 
 /** At most one look at the files in this long: a scrape storm costs two stat calls a second. */
 const CHECK_MS = 1_000;
@@ -21,62 +21,47 @@ function identity(path: string) {
   }
 }
 
-export interface TlsFiles {
-  certFile: string;
-  keyFile: string;
-}
-
-export class TlsReloader {
-  private lastCheck = -Infinity;
-  private seen: string;
-  private warned: string | undefined;
-
-  constructor(
-    private readonly files: TlsFiles,
-    /** The options of the context in use, but for cert and key. */
-    private readonly base: Omit<SecureContextOptions, 'cert' | 'key'>,
-    private readonly logger: Logger,
-    private readonly checkMs = CHECK_MS,
-  ) {
-    this.seen = this.identities();
-  }
-
-  /** Looks before each connection's handshake (the listener runs before the TLS server's own). */
-  attach(server: Server & { setSecureContext(options: SecureContextOptions): void }) {
-    server.prependListener('connection', () => this.check(server));
-  }
-
-  /** Puts a changed pair in place; returns true when it did. */
-  check(server: { setSecureContext(options: SecureContextOptions): void }) {
+/**
+ * Puts a changed certificate and key in place on `server`, looking before each connection's handshake (the listener
+ * runs before the TLS server's own) at most once per `checkMs`.
+ */
+export function reloadTls(
+  server: Server & { setSecureContext(options: SecureContextOptions): void },
+  { certFile, keyFile }: Pick<WebTls, 'certFile' | 'keyFile'>,
+  /** The options of the context in use, but for cert and key. */
+  base: Omit<SecureContextOptions, 'cert' | 'key'>,
+  logger: Logger,
+  checkMs = CHECK_MS,
+) {
+  const identities = () => `${identity(certFile)}|${identity(keyFile)}`;
+  let lastCheck = -Infinity;
+  let seen = identities();
+  let warned: string | undefined;
+  server.prependListener('connection', () => {
     const now = Date.now();
-    if (now - this.lastCheck < this.checkMs && now >= this.lastCheck) return false;
-    this.lastCheck = now;
-    const current = this.identities();
-    if (current === this.seen) return false;
+    if (now - lastCheck < checkMs && now >= lastCheck) return;
+    lastCheck = now;
+    const current = identities();
+    if (current === seen) return;
     let options: SecureContextOptions;
     try {
-      const { cert, key } = readTlsPair(this.files.certFile, this.files.keyFile);
-      options = { ...this.base, cert, key };
+      const { cert, key } = readTlsPair(certFile, keyFile);
+      options = { ...base, cert, key };
       // Throws on a key that is not the certificate's, or a file that is not PEM.
       createSecureContext(options);
     } catch (error) {
-      if (this.warned !== current) {
-        this.warned = current;
-        this.logger.warn(
-          { certFile: this.files.certFile, keyFile: this.files.keyFile, err: (error as Error).message },
-          `the status endpoint's new certificate or key cannot be used (${(error as Error).message}); it keeps serving the previous one. Check that ${this.files.certFile} and ${this.files.keyFile} are a matching PEM pair`,
+      if (warned !== current) {
+        warned = current;
+        logger.warn(
+          { certFile, keyFile, err: (error as Error).message },
+          `the status endpoint's new certificate or key cannot be used (${(error as Error).message}); it keeps serving the previous one. Check that ${certFile} and ${keyFile} are a matching PEM pair`,
         );
       }
-      return false;
+      return;
     }
     server.setSecureContext(options);
-    this.seen = current;
-    this.warned = undefined;
-    this.logger.info({ certFile: this.files.certFile }, 'the status endpoint serves its new certificate');
-    return true;
-  }
-
-  private identities() {
-    return `${identity(this.files.certFile)}|${identity(this.files.keyFile)}`;
-  }
+    seen = current;
+    warned = undefined;
+    logger.info({ certFile }, 'the status endpoint serves its new certificate');
+  });
 }
