@@ -55,7 +55,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
     }));
     if (source.owes) o.presence.replace(source.platform, source.owes, owed);
     const noted = devices.map((d) => withNotes(d.info, notes(d.key)));
-    return { devices: bounded(noted, source.platform, o.logger), ok: true, run: { durationMs: o.clock.monotonic() - t0, ok: true } };
+    return { devices: bounded(noted, source.platform, o.logger), run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
     // The host's side failed, not the devices: each keeps its last known state (issue 34), and its message names the cause.
@@ -73,7 +73,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
     o.presence.owe(sourceFailed(source), devices, { while: `${source.label} fails` });
     // What the source owed of its own was carried only while it answered, as its list was: not now.
     if (source.owes) o.presence.replace(source.platform, source.owes, []);
-    return { devices: [], ok: false, error: text, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
+    return { devices: [], error: text, run: { durationMs: o.clock.monotonic() - t0, ok: false } };
   } finally {
     timer?.cancel();
   }

@@ -1,4 +1,4 @@
-import { CloudAuthError, CloudError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
+import { CloudAuthError, CloudRejectedError, CloudUnavailableError } from '../cloud/errors.js';
 import { adviceFor } from '../cloud/failed-devices.js';
 import { STATUS_UNAVAILABLE, STATUS_UNPLUGGED, type DeviceInfo, type FailedDevice, type Machine, type ReportBody } from '../cloud/types.js';
 import type { DeviceRegistry } from '../devices/registry.js';
@@ -18,7 +18,6 @@ import { HiddenDevicesCheck } from './hidden-devices.js';
 import { annotateAll, judgeAll, oweAll, reportedAll, type DeviceFeature } from '../devices/feature.js';
 import { judgedByHealth, kindsOf, type OwedDevice, type PresenceReason } from '../devices/presence.js';
 import { limited } from '../log/limited.js';
-import { capitalized, sentence } from '../util/sentence.js';
 
 export type { ReportSink } from './split-put.js';
 
@@ -98,7 +97,7 @@ export class Reporter {
     deps.sources.forEach((s, i) => deps.stats.noteSourceRun(s.platform, runs[i]!.run));
     // The owed devices, asked once: a source's last reading joins before health judges it, a held-off device after.
     const present = runs.flatMap((r) => r.devices);
-    const answeredAll = runs.every((r) => r.ok);
+    const answeredAll = runs.every((r) => r.run.ok);
     const listed = new Set(present.map((d) => d.udid));
     // A device the cloud was told of is gone only once every source answered, its own since the agent started, and its list is complete.
     const unheard = (udid: string) => {
@@ -107,7 +106,7 @@ export class Reporter {
     };
     const absentIsGone = (udid: string) => answeredAll && !unheard(udid) && deps.unplugged.absentIsGone(udid, complete);
     oweAll(deps.features, { absentIsGone, listed: (udid) => listed.has(udid) });
-    const failedNow = new Map(deps.sources.flatMap((s, i) => (runs[i]!.ok ? [] : [[s, runs[i]!.error] as const])));
+    const failedNow = new Map(deps.sources.flatMap((s, i) => (runs[i]!.run.ok ? [] : [[s, runs[i]!.error] as const])));
     // Carried: a phone whose source has not answered since the start or fails now, and one already carried while the
     // list it is missing from settles. A phone an answering source has yet to list after a restart is left to the
     // cloud's last word, as before: carrying it UNAVAILABLE would flap every phone at every upgrade.
@@ -306,56 +305,6 @@ function union(reported: DeviceInfo[], sending: DeviceInfo[]) {
   const byUdid = new Map(reported.map((d) => [d.udid, d]));
   for (const d of sending) if (d.status !== STATUS_UNPLUGGED) byUdid.set(d.udid, d);
   return [...byUdid.values()];
-}
-
-/** One log line for a report that was not delivered, saying when it goes out again. */
-/** REPORT_FAILURE_LOG_MS of run.ts, in minutes, for the line (run.ts imports this module). */
-const REPORT_FAILURE_EVERY_MIN = 10;
-
-export function logNotDelivered(
-  logger: Logger,
-  failed: { error: Error; failure: Failure; retryAfterMs?: number },
-  next: { resendInMs: number | undefined; failures: number },
-  /** Failures of the same kind since the last such line, not logged each (run.ts). */
-  heldBack: number,
-  /** The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts). */
-  changed?: { was: string; now: string },
-) {
-  const { error, failure, retryAfterMs } = failed;
-  const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
-  let when: string;
-  const refused = failure !== 'transient';
-  if (refused) when = 'it is sent again with the next scheduled report (resending the same report cannot help)';
-  else if (next.resendInMs !== undefined)
-    when = `the current inventory is sent again in about ${Math.round(next.resendInMs / 1000)} s, or with the next scheduled report`;
-  else when = 'the next scheduled report carries the current inventory';
-  if (retryAfterMs !== undefined) when += `; the cloud asked for ${Math.round(retryAfterMs / 1000)} s of quiet (Retry-After), so no report goes before that`;
-  const row =
-    next.failures > 1
-      ? ` (${next.failures} in a row${heldBack ? `; ${heldBack} of them not logged since the last such line, at most one every ${REPORT_FAILURE_EVERY_MIN} min` : ''})`
-      : '';
-  const other = changed ? `; it fails another way now: ${changed.now} (before: ${changed.was})` : '';
-  // A refusal (401, 403, another 4xx) says what to check in its own text: the line says it, then what happens next.
-  // Settings (the credentials, the base URL) are read at start: fixed, they take a restart.
-  if (refused)
-    when =
-      failure === 'auth' || (error instanceof CloudRejectedError && error.status === 404)
-        ? `fix the setting it names and restart the agent (settings are read at start); until then each scheduled report is sent and refused the same way, and /healthz says so`
-        : `${when}; /healthz says so until a report is delivered`;
-  const head = `report not delivered${hint}${row}${other}`;
-  limited(logger).error(
-    'report-not-delivered',
-    {
-      err: error.message,
-      way: changed?.now,
-      wasWay: changed?.was,
-      resendInMs: next.resendInMs,
-      retryAfterMs,
-      failures: next.failures,
-      heldBack: heldBack || undefined,
-    },
-    refused ? `${head}: ${sentence(error.message)} ${capitalized(when)}` : `${head}; ${when}`,
-  );
 }
 
 /** Devices one line names; the rest of a list is counted. */

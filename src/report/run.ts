@@ -1,6 +1,7 @@
 // One report at a time, from the plan handed out to its outcome heard: what the readings say meanwhile is heard once
 // the report has ended (no event re-enters the loop mid-report), the outcome goes back to the planner, and a report not
 // delivered is logged once per way it fails.
+import { CloudError, CloudRejectedError } from '../cloud/errors.js';
 import { failureWay } from '../cloud/failure-way.js';
 import { STATUS_UNPLUGGED, type DeviceInfo } from '../cloud/types.js';
 import { UnsentAnswers } from '../cloud/unsent-answers.js';
@@ -8,7 +9,8 @@ import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import type { PlannedReport, ReportPlanner } from '../timing/planner.js';
 import type { Clock, Timer, Timers } from '../util/clock.js';
-import { logFailedDevices, logNotDelivered, type ReportOutcome, type Reporter } from './reporter.js';
+import { capitalized, sentence } from '../util/sentence.js';
+import { logFailedDevices, type ReportOutcome, type Reporter } from './reporter.js';
 import type { UnpluggedLedger } from './unplugged.js';
 
 /**
@@ -127,24 +129,54 @@ export class ReportRun {
     return this.deps.clock.monotonic();
   }
 
-  /** The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count; the rest at debug. */
-  private notDelivered(outcome: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number }, now: number) {
-    const way = failureWay(outcome.error);
-    const kind = `${outcome.failure}/${way}`;
+  /**
+   * The first failure of a run, a new way of failing, or one line per REPORT_FAILURE_LOG_MS with the count, saying when
+   * the report goes out again; the rest at debug.
+   */
+  private notDelivered({ error, failure, retryAfterMs }: Extract<ReportOutcome, { delivered: false }>, notes: { resendAt?: number }, now: number) {
+    const way = failureWay(error);
+    const kind = `${failure}/${way}`;
     const f = this.failing;
     // Reports in a row not delivered, whatever the way (the planner's backoff counts only those worth resending).
     const failures = (f?.count ?? 0) + 1;
-    const next = { resendInMs: notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now), failures };
     if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
       f.count++;
       f.held++;
-      this.deps.logger.debug({ err: outcome.error.message, failures }, 'report not delivered again, the same way');
+      this.deps.logger.debug({ err: error.message, failures }, 'report not delivered again, the same way');
       return;
     }
-    const held = f && f.kind === kind ? f.held : 0;
+    // Failures of the same kind since the last such line, not logged each.
+    const heldBack = f && f.kind === kind ? f.held : 0;
+    // The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts).
     const changed = f && f.kind !== kind ? { was: f.way, now: way } : undefined;
     this.failing = { kind, way, count: failures, loggedAt: now, held: 0 };
-    logNotDelivered(this.deps.logger, outcome, next, held, changed);
+    const resendInMs = notes.resendAt === undefined ? undefined : Math.round(notes.resendAt - now);
+    const hint = error instanceof CloudError ? '' : ' (the inventory itself failed)';
+    let when: string;
+    const refused = failure !== 'transient';
+    if (refused) when = 'it is sent again with the next scheduled report (resending the same report cannot help)';
+    else if (resendInMs !== undefined)
+      when = `the current inventory is sent again in about ${Math.round(resendInMs / 1000)} s, or with the next scheduled report`;
+    else when = 'the next scheduled report carries the current inventory';
+    if (retryAfterMs !== undefined) when += `; the cloud asked for ${Math.round(retryAfterMs / 1000)} s of quiet (Retry-After), so no report goes before that`;
+    const row =
+      failures > 1
+        ? ` (${failures} in a row${heldBack ? `; ${heldBack} of them not logged since the last such line, at most one every ${REPORT_FAILURE_LOG_MS / 60_000} min` : ''})`
+        : '';
+    const other = changed ? `; it fails another way now: ${changed.now} (before: ${changed.was})` : '';
+    // A refusal (401, 403, another 4xx) says what to check in its own text: the line says it, then what happens next.
+    // Settings (the credentials, the base URL) are read at start: fixed, they take a restart.
+    if (refused)
+      when =
+        failure === 'auth' || (error instanceof CloudRejectedError && error.status === 404)
+          ? `fix the setting it names and restart the agent (settings are read at start); until then each scheduled report is sent and refused the same way, and /healthz says so`
+          : `${when}; /healthz says so until a report is delivered`;
+    const head = `report not delivered${hint}${row}${other}`;
+    limited(this.deps.logger).error(
+      'report-not-delivered',
+      { err: error.message, way: changed?.now, wasWay: changed?.was, resendInMs, retryAfterMs, failures, heldBack: heldBack || undefined },
+      refused ? `${head}: ${sentence(error.message)} ${capitalized(when)}` : `${head}; ${when}`,
+    );
   }
 
   private finished(outcome: ReportOutcome) {
