@@ -185,7 +185,12 @@ export class CloudClient {
     if (context && (res.status === 407 || (res.status === 401 && url.protocol === 'http:' && res.headers.via === undefined))) {
       const challenges = challengeSchemes(res.headers['proxy-authenticate']);
       const fromProxy = res.status === 407 ? challenges : challengeSchemes(res.headers['www-authenticate']);
-      throw new CloudProxyError(operation, context.proxy.label, explainStatus(context, res.status, res.statusMessage, fromProxy), { status: res.status });
+      throw new CloudProxyError(
+        operation,
+        context.proxy.label,
+        explainStatus(context, { status: res.status, statusText: res.statusMessage, authenticate: fromProxy }),
+        { status: res.status },
+      );
     }
     const answer = { ...res, contentType: String(res.headers['content-type'] ?? '') };
     if (answer.status === 404 && opts.allow404) return answer;

@@ -2,7 +2,7 @@
 // piece of advice per kind. Pure.
 
 import type { ProxyEndpoint } from '../../config/proxy-url.js';
-import { describeFailure, type TunnelFailure } from './tunnel.js';
+import { answerText, describeFailure, type ProxyAnswer, type TunnelFailure } from './tunnel.js';
 
 export type ProxyProblem = 'unreachable' | 'closed' | 'timeout' | 'credentials' | 'forbidden' | 'upstream' | 'refused' | 'untrusted-certificate';
 
@@ -49,14 +49,15 @@ export function explainTunnelFailure(context: ProxyContext, failure: TunnelFailu
     case 'timeout':
       return explained('timeout', reason, `check that ${setting} names the right proxy and that the proxy reaches the cloud`, true);
     case 'answer':
-      return explainStatus(context, failure.status, failure.statusText, failure.authenticate, failure.proxyError);
+      return explainStatus(context, failure);
   }
 }
 
 /** A status the proxy itself answered: to CONNECT, or (407) to a plain http request sent through it. */
-export function explainStatus(context: ProxyContext, status: number, statusText: string, authenticate: readonly string[], proxyError?: string) {
+export function explainStatus(context: ProxyContext, answer: ProxyAnswer) {
   const { proxy, setting, target } = context;
-  const answered = `${status}${statusText ? ` ${statusText}` : ''}${proxyError ? `, ${proxyError}` : ''}`;
+  const { status, authenticate } = answer;
+  const answered = answerText(answer);
   // tinyproxy answers 401 to wrong credentials where squid answers 407.
   if (status === 407 || status === 401) {
     const schemes = authenticate.map((s) => s.toLowerCase());

@@ -6,11 +6,19 @@ import type { Socket } from 'node:net';
 import { http } from '../../util/node-http.js';
 import type { ProxyEndpoint } from '../../config/proxy-url.js';
 
+/** A status the proxy itself answered, with the schemes of its challenges. */
+export interface ProxyAnswer {
+  status: number;
+  statusText: string;
+  authenticate: readonly string[];
+  proxyError?: string;
+}
+
 export type TunnelFailure =
   /** No TCP connection to the proxy (refused, unreachable, name not found). */
   | { step: 'connect'; code: string }
   /** The proxy answered CONNECT with something other than 2xx. */
-  | { step: 'answer'; status: number; statusText: string; authenticate: string[]; proxyError?: string }
+  | ({ step: 'answer' } & ProxyAnswer)
   /** The proxy closed the connection before answering: CONNECT, or (request set) a plain http request it was to forward. */
   | { step: 'closed'; code: string; request?: string }
   /** No tunnel within the exchange's time (set by the caller, whose timer it is). */
@@ -110,12 +118,14 @@ export function describeFailure(proxy: string, target: string, failure: TunnelFa
       return `proxy ${proxy} closed the connection before answering ${failure.request ?? `CONNECT ${target}`} (${failure.code})`;
     case 'timeout':
       return `proxy ${proxy} did not open a tunnel to ${target} within ${failure.ms} ms`;
-    case 'answer': {
-      const text = failure.statusText ? ` ${failure.statusText}` : '';
-      const extra = failure.proxyError ? `, ${failure.proxyError}` : '';
-      return `proxy ${proxy} answered CONNECT ${target} with ${failure.status}${text}${extra}`;
-    }
+    case 'answer':
+      return `proxy ${proxy} answered CONNECT ${target} with ${answerText(failure)}`;
   }
+}
+
+/** A proxy's answer as the lines say it: its status, its text, and squid's error name. */
+export function answerText(answer: ProxyAnswer) {
+  return `${answer.status}${answer.statusText ? ` ${answer.statusText}` : ''}${answer.proxyError ? `, ${answer.proxyError}` : ''}`;
 }
 
 /** Why an aborted signal was aborted, as an error. */
