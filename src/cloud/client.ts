@@ -161,10 +161,8 @@ export class CloudClient {
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
     const url = this.url(operation, path);
     const route = this.options.proxies ? routeFor(this.options.proxies, url) : undefined;
-    const context: ProxyContext | undefined =
-      route?.kind === 'proxy'
-        ? { proxy: route.proxy, setting: route.setting, target: `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}` }
-        : undefined;
+    // The proxy's way, as its messages name it.
+    const context = route?.kind === 'proxy' ? route : undefined;
     let res: HttpResponse;
     try {
       res = await httpRequest({

@@ -21,7 +21,8 @@ export interface ProxyPlan {
 }
 
 export type Route =
-  | { kind: 'proxy'; proxy: ProxyEndpoint; setting: string }
+  /** `target`: host:port of the cloud, as the proxy's messages name it. */
+  | { kind: 'proxy'; proxy: ProxyEndpoint; setting: string; target: string }
   | { kind: 'direct'; why: 'no-proxy-set'; setting: string }
   | { kind: 'direct'; why: 'no-proxy-entry'; entry: string }
   /** Plain http to loopback: the proxy set for it is passed by, so the key never crosses it in clear. */
@@ -50,7 +51,7 @@ export function routeFor(plan: ProxyPlan, url: URL): Route {
   const entry = noProxyMatch(plan.noProxy, url.hostname, port);
   if (entry) return { kind: 'direct', why: 'no-proxy-entry', entry: formatEntry(entry) };
   if (!secure && isLoopbackHost(url.hostname)) return { kind: 'direct', why: 'loopback-plain-http', proxy, setting };
-  return { kind: 'proxy', proxy, setting };
+  return { kind: 'proxy', proxy, setting, target: `${url.hostname}:${port}` };
 }
 
 /** Every password and credential the settings carry, for the log masker. */
