@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readStateFile } from '../util/atomic-file.js';
 import { dropUndefined } from '../util/drop-undefined.js';
+import { jsonObject } from '../util/json-object.js';
 import { pidAlive, processIdentity } from '../util/process-identity.js';
 
 // What the daemon keeps in the state directory about its status endpoint (status-endpoint.json), and what `doctor`
@@ -34,21 +35,17 @@ export interface StatusEndpointState {
 
 /** The kept state, or undefined for a file that is not one. Pure. */
 export function parseEndpointState(text: string) {
-  try {
-    const v = JSON.parse(text) as Partial<StatusEndpointState>;
-    if (typeof v.pid !== 'number' || typeof v.listen !== 'string' || typeof v.listening !== 'boolean' || typeof v.since !== 'string') return undefined;
-    return dropUndefined({
-      pid: v.pid,
-      started: typeof v.started === 'string' ? v.started : undefined,
-      since: v.since,
-      listen: v.listen,
-      listening: v.listening,
-      bound: typeof v.bound === 'string' ? v.bound : undefined,
-      problem: typeof v.problem === 'string' ? v.problem : undefined,
-    });
-  } catch {
-    return undefined;
-  }
+  const v = jsonObject(text) as Partial<StatusEndpointState> | undefined;
+  if (typeof v?.pid !== 'number' || typeof v.listen !== 'string' || typeof v.listening !== 'boolean' || typeof v.since !== 'string') return undefined;
+  return dropUndefined({
+    pid: v.pid,
+    started: typeof v.started === 'string' ? v.started : undefined,
+    since: v.since,
+    listen: v.listen,
+    listening: v.listening,
+    bound: typeof v.bound === 'string' ? v.bound : undefined,
+    problem: typeof v.problem === 'string' ? v.problem : undefined,
+  });
 }
 
 /** The state the daemon kept in the state directory `dir`, if any is readable as one. */

@@ -145,9 +145,8 @@ export class BasicAuth {
     return this.users.size > 0;
   }
 
-  /** Whether an Authorization header names a user and its password, or the budget of checks is spent. */
+  /** Whether an Authorization header names a user and its password, or the budget of checks is spent (asked only when required). */
   async check(header: string | undefined): Promise<AuthAnswer> {
-    if (!this.required) return ALLOWED;
     const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header?.trim() ?? '');
     if (!m) return REFUSED;
     const pair = Buffer.from(m[1]!, 'base64').toString('utf8');
