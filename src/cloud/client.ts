@@ -55,11 +55,7 @@ export class CloudClient {
 
   /** The cloud's host (and port), as the lines that name it say it. */
   get host() {
-    try {
-      return new URL(this.options.baseUrl).host;
-    } catch {
-      return this.options.baseUrl;
-    }
+    return URL.parse(this.options.baseUrl)?.host ?? this.options.baseUrl;
   }
 
   /**
@@ -129,14 +125,6 @@ export class CloudClient {
     return this.authorization;
   }
 
-  private url(operation: string, path: string) {
-    try {
-      return new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
-    } catch {
-      throw new CloudError(operation, `${operation}: DEVICE_AGENT_BASE_URL is not a valid URL`);
-    }
-  }
-
   // An attempt in flight must not hold the report past the next scheduled one; it still gets a few seconds.
   private attemptTimeout(deadline: number | undefined) {
     const configured = this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -159,7 +147,8 @@ export class CloudClient {
       'User-Agent': this.options.userAgent ?? 'device-agent',
     };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const url = this.url(operation, path);
+    const url = URL.parse(this.options.baseUrl.replace(/\/+$/, '') + path);
+    if (!url) throw new CloudError(operation, `${operation}: DEVICE_AGENT_BASE_URL is not a valid URL`);
     const route = this.options.proxies ? routeFor(this.options.proxies, url) : undefined;
     // The proxy's way, as its messages name it.
     const context = route?.kind === 'proxy' ? route : undefined;
@@ -271,13 +260,9 @@ function notHttp(error: unknown) {
 }
 
 function safeLocation(location: string | undefined) {
-  if (!location) return undefined;
-  try {
-    const url = new URL(location, 'http://relative.invalid');
-    return url.host === 'relative.invalid' ? url.pathname : `${url.protocol}//${url.host}${url.pathname}`;
-  } catch {
-    return undefined;
-  }
+  const url = location ? URL.parse(location, 'http://relative.invalid') : null;
+  if (!url) return undefined;
+  return url.host === 'relative.invalid' ? url.pathname : `${url.protocol}//${url.host}${url.pathname}`;
 }
 
 function firstHeader(value: string | string[] | undefined) {
