@@ -51,10 +51,15 @@ interface Shown {
 export function troubleOf(row: DeviceRow, more: Record<string, unknown>) {
   const m = more as Shown;
   if (m.quarantine || openIncident(more) || !row.up) return 2;
-  const wear = row.wear as { daysLeft?: number } | undefined;
   const problems = row.problems as unknown[] | undefined;
-  if (row.features?.readiness?.startsWith('not ready') || problems?.length || (wear?.daysLeft !== undefined && wear.daysLeft <= 30)) return 1;
+  if (row.features?.readiness?.startsWith('not ready') || problems?.length || wearDue(row)) return 1;
   return 0;
+}
+
+/** Its wear, when the phone is due for replacing within 30 days. */
+function wearDue(row: DeviceRow) {
+  const wear = row.wear as { daysLeft?: number; reason?: string } | undefined;
+  return wear?.daysLeft !== undefined && wear.daysLeft <= 30 ? wear : undefined;
 }
 
 /** Its newest incident, while the phone has not been back in service since it began. */
@@ -72,29 +77,25 @@ export function rackPage(
   hubNames: ReadonlyMap<string, string>,
   host: PageHost,
 ): RackPage {
-  const rack: RackPage['rack'] = [];
-  const groups: RackPage['groups'] = [];
   // Sort keys that order the numbers in a name by value ("1-1.10" after "1-1.9").
   const keys = rows.map((r) => (r.usb ?? r.serial).replace(/\d+/g, (d) => d.padStart(10, '0')));
   const order = rows.map((_, i) => i).sort((a, b) => compareStrings(keys[a]!, keys[b]!));
-  for (const i of order) {
-    const row = rows[i]!;
-    const bus = usbBus(row.usb);
-    if (bus === undefined) {
-      const title = isTcpSerial(row.serial) ? 'network phones' : `${row.platform} phones`;
-      const group = groups.find((g) => g.title === title) ?? groups[groups.push({ title, rows: [] }) - 1]!;
-      group.rows.push(i);
-      continue;
-    }
-    const port = row.usb!;
-    const hubName = hubOfPort(port);
-    const onBus = rack.find((b) => b.bus === bus) ?? rack[rack.push({ bus, hubs: [] }) - 1]!;
-    const name = hubNames.get(hubName);
-    const hub = onBus.hubs.find((h) => h.hub === hubName) ?? onBus.hubs[onBus.hubs.push({ hub: hubName, ...(name && { name }), ports: [] }) - 1]!;
-    const onPort = hub.ports.find((p) => p.port === port) ?? hub.ports[hub.ports.push({ port, rows: [] }) - 1]!;
-    onPort.rows.push(i);
-  }
-  rack.sort((a, b) => a.bus - b.bus);
+  // A phone on a USB port under its bus, hub and port, any other in a group of its own; each list in the order above.
+  const { plugged = [], other = [] } = Object.groupBy(order, (i) => (usbBus(rows[i]!.usb) === undefined ? 'other' : 'plugged'));
+  const portOf = (i: number) => rows[i]!.usb!;
+  const groups = [...Map.groupBy(other, (i) => (isTcpSerial(rows[i]!.serial) ? 'network phones' : `${rows[i]!.platform} phones`))].map(([title, rows]) => ({
+    title,
+    rows,
+  }));
+  const rack = [...Map.groupBy(plugged, (i) => usbBus(portOf(i))!)]
+    .sort(([a], [b]) => a - b)
+    .map(([bus, onBus]) => ({
+      bus,
+      hubs: [...Map.groupBy(onBus, (i) => hubOfPort(portOf(i)))].map(([hub, onHub]) => {
+        const name = hubNames.get(hub);
+        return { hub, ...(name && { name }), ports: [...Map.groupBy(onHub, portOf)].map(([port, rows]) => ({ port, rows })) };
+      }),
+    }));
   const trouble = rows.map((row, i) => troubleOf(row, more[i] ?? {}));
   const attention = order.filter((i) => trouble[i]! > 0).sort((a, b) => trouble[b]! - trouble[a]!);
   return { host, rows, more, rack, groups, trouble, attention };
@@ -112,8 +113,8 @@ export function phonePage(row: DeviceRow, more: Record<string, unknown>, host: P
   const incident = openIncident(more);
   if (incident) todo.push(`An incident (${incident.kind}) began at ${clock(incident.at)}: device-agent incidents ${row.serial} shows what happened before it`);
   if (row.message) todo.push(`Its message says what is wrong and what to do: ${row.message}`);
-  const wear = row.wear as { daysLeft?: number; reason?: string } | undefined;
-  if (wear?.daysLeft !== undefined && wear.daysLeft <= 30) todo.push(`Wear: ${wear.reason ?? 'due'} in about ${wear.daysLeft} days; plan to replace it`);
+  const wear = wearDue(row);
+  if (wear) todo.push(`Wear: ${wear.reason ?? 'due'} in about ${wear.daysLeft} days; plan to replace it`);
   if (!todo.length) todo.push(row.up ? 'Nothing: it is in service.' : `Nothing the agent knows of yet: it is ${row.state}.`);
   return { host, row, more, todo };
 }
