@@ -30,7 +30,7 @@ export interface ExecuteOptions {
 const late = (ms: number) => new Error(`it did not answer within ${Math.round(ms / 1000)} s`);
 
 /** Why a failed source's devices are carried: one entry per source, which its next answer ends. */
-export function sourceFailed(source: Pick<DeviceSource, 'platform'>): PresenceReason {
+function sourceFailed(source: Pick<DeviceSource, 'platform'>): PresenceReason {
   return { kind: 'source-failed', scope: source.platform };
 }
 

@@ -8,7 +8,7 @@ import type { Metric } from '../util/metric.js';
 export const MAX_LABEL_CHARS = 512;
 
 /** How often the event loop lag is sampled: prom-client's 10 ms costs an idle agent 0.5 % of a core against its 1 %. */
-export const EVENT_LOOP_SAMPLE_MS = 1000;
+const EVENT_LOOP_SAMPLE_MS = 1000;
 
 /** prom-client's gauges named like counters, which `promtool check metrics` refuses (prometheus/client_js#283). */
 const WITHOUT = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];

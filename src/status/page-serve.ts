@@ -16,7 +16,7 @@ import { PAGE_CSS, PAGE_HTML } from './page/shell.js';
 /** A phone's data is made again when asked this long after it was made: with the page's POLL_MS and an answer's 300 ms, a change shows within 2 s. */
 export const FRESH_MS = 700;
 
-export const PAGE_CSP =
+const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 interface Made {

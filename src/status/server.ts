@@ -197,13 +197,11 @@ export class StatusServer {
       return;
     }
     const clientAuth = this.web.tls?.clientAuth;
-    if (clientAuth === 'RequireAnyClientCert' || clientAuth === 'VerifyClientCertIfGiven') {
-      const socket = req.socket as TLSSocket;
-      const given = Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
-      if ((clientAuth === 'RequireAnyClientCert' && !given) || (clientAuth === 'VerifyClientCertIfGiven' && given && !socket.authorized)) {
-        res.writeHead(403, TEXT).end('a client certificate is required\n');
-        return;
-      }
+    const socket = req.socket as TLSSocket;
+    const given = () => Object.keys(socket.getPeerCertificate?.() ?? {}).length > 0;
+    if ((clientAuth === 'RequireAnyClientCert' && !given()) || (clientAuth === 'VerifyClientCertIfGiven' && given() && !socket.authorized)) {
+      res.writeHead(403, TEXT).end('a client certificate is required\n');
+      return;
     }
     if (this.auth.required) {
       // A malformed header is a refusal, never a crash of the endpoint.
