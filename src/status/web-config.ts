@@ -145,8 +145,10 @@ export class BasicAuth {
     return this.users.size > 0;
   }
 
-  /** Whether an Authorization header names a user and its password, or the budget of checks is spent (asked only when required). */
+  /** Whether an Authorization header names a user and its password, or the budget of checks is spent; any, with no user configured. */
   async check(header: string | undefined): Promise<AuthAnswer> {
+    // The server asks only when a user is configured; the answer is kept here too, for a caller that does not test first.
+    if (!this.required) return ALLOWED;
     const m = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header?.trim() ?? '');
     if (!m) return REFUSED;
     const pair = Buffer.from(m[1]!, 'base64').toString('utf8');
