@@ -7,13 +7,8 @@ import { keptState, stillRuns } from '../status/endpoint-state.js';
 import { ask, localAddress } from '../doctor/status-endpoint.js';
 import { jsonObject } from '../util/json-object.js';
 
-export interface DaemonView {
-  pid: number;
-  rows: DeviceRow[];
-}
-
 /** The running daemon's rows, or undefined when there is none to ask, or it does not answer with them. */
-export async function daemonView(stateDir: string): Promise<DaemonView | undefined> {
+export async function daemonView(stateDir: string) {
   const kept = keptState(stateDir);
   if (!kept?.listening || kept.bound === undefined || !stillRuns(kept)) return undefined;
   // An endpoint on every address is asked on loopback.

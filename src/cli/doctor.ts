@@ -47,7 +47,7 @@ export async function doctor(
   stdout: Sink,
   phones: PhoneLevel = 'warn',
   output: { json?: boolean; line?: StatusLine } = {},
-): Promise<number> {
+) {
   const { settings, logger } = setup;
   const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
 

@@ -9,7 +9,7 @@ import { stateDirOf } from '../config/node-id.js';
 import { accessAdvice } from '../config/service-state.js';
 import { idOfFileName, incidentFrom, INCIDENT_MAX_BYTES, INCIDENTS_DIR, type IncidentFile } from '../devices/incidents.js';
 import { readStateFile } from '../util/atomic-file.js';
-import { EXIT, type ExitCode } from './commands.js';
+import { EXIT } from './commands.js';
 import type { Setup } from './setup.js';
 import { utcText } from '../util/clock.js';
 
@@ -20,7 +20,7 @@ export function incidents(
   json: boolean,
   stdout: NodeJS.WritableStream,
   stderr: NodeJS.WritableStream = process.stderr,
-): ExitCode {
+) {
   const dir = join(stateDirOf(setup.settings, env), INCIDENTS_DIR);
   let names: string[];
   try {

@@ -30,7 +30,7 @@ export async function list(
   json: boolean,
   stdout: Sink,
   output: { line?: StatusLine; lines?: DeviceLines } = {},
-): Promise<number> {
+) {
   const { line, lines } = output;
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });

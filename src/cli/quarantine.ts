@@ -26,7 +26,7 @@ import {
 import { stateWriteProblem } from '../log/state-dir-trouble.js';
 import { keptState, stillRuns } from '../status/endpoint-state.js';
 import { readStateFile, writeAtomically } from '../util/atomic-file.js';
-import { EXIT, type ExitCode } from './commands.js';
+import { EXIT } from './commands.js';
 import type { Setup } from './setup.js';
 import { utcText } from '../util/clock.js';
 
@@ -57,7 +57,7 @@ export async function quarantine(
   json: boolean,
   stdout: Out,
   stderr: Out = process.stderr,
-): Promise<ExitCode> {
+) {
   const dir = stateDirOf(setup.settings, env);
   const entries = kept(dir);
   const [verb, phone] = operands;
