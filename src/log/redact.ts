@@ -37,8 +37,6 @@ export function maskString(text: string) {
   let out = text
     .replace(authPattern, `$1 ${MASK}`)
     .replace(urlPasswordPattern, (all, head: string, password: string) => (password === 'PASSWORD' ? all : `${head}:${MASK}@`));
-  for (const secret of longestFirst) {
-    if (out.includes(secret)) out = out.split(secret).join(MASK);
-  }
+  for (const secret of longestFirst) out = out.replaceAll(secret, MASK);
   return out;
 }
