@@ -31,12 +31,11 @@ export function loadConfig(options: LoadOptions = {}) {
   const flat = new Map<string, unknown>();
   const errors: ConfigError[] = [];
   const collect = (fn: () => void) => onConfigError(fn, (err) => errors.push(err));
-  const moved: ConfigWarning[] = [];
-  seedDefaults(flat);
-  collect(() => mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults', errors, moved));
-  if (options.configPath) collect(() => mergeFile(flat, options.configPath!, '--config', errors, moved));
+  // The variables' warnings, then the files' old keys.
   const reading = readEnvironment(env);
-  reading.warnings.push(...moved);
+  seedDefaults(flat);
+  collect(() => mergeFile(flat, options.defaultsPath ?? defaultsPath, 'defaults', errors, reading.warnings));
+  if (options.configPath) collect(() => mergeFile(flat, options.configPath!, '--config', errors, reading.warnings));
   // The variable each setting was read from, so that one it could not read is not validated again.
   const variableOf = new Map<string, string>();
   const fromVariable = (key: string, name: string, raw: string) => {
