@@ -6,7 +6,7 @@ import { docPath, projectRoot } from '../util/package.js';
 import { ConfigError, ConfigErrors, onConfigError } from './errors.js';
 import { codePointName, jsonSyntaxError } from './json-syntax.js';
 import { readEnvironment, type ConfigWarning } from './environment.js';
-import { envName, MOVED_SETTINGS, schema, type Field, type Settings } from './schema.js';
+import { envName, MOVED_SETTINGS, schema, settingFields, type Field, type Settings } from './schema.js';
 import { closest, didYouMean } from './suggest.js';
 
 const defaultsPath = join(projectRoot, 'config', 'default.json');
@@ -44,7 +44,7 @@ export function loadConfig(options: LoadOptions = {}) {
   };
   for (const [key, { name, raw }] of reading.values) fromVariable(key, name, raw);
   // A setting neither the file nor its variable gave: its credential, else its conventional variable.
-  for (const [key, field] of Object.entries(schema) as [string, Field][]) {
+  for (const [key, field] of settingFields) {
     if (flat.has(key) || variableOf.has(key)) continue;
     if (Object.hasOwn(CREDENTIALS, key) && env.CREDENTIALS_DIRECTORY) {
       const path = join(env.CREDENTIALS_DIRECTORY, CREDENTIALS[key]!);
@@ -59,7 +59,7 @@ export function loadConfig(options: LoadOptions = {}) {
   }
   for (const [key, value] of options.overrides ?? []) flat.set(key, value);
   const unreadable = new Set(errors.map((e) => e.key));
-  for (const [key, field] of Object.entries(schema)) {
+  for (const [key, field] of settingFields) {
     // A variable that could not be read already has its error; its file value is not the one meant.
     if (unreadable.has(variableOf.get(key) ?? '')) continue;
     collect(() => validate(key, field, flat.get(key)));
@@ -124,7 +124,7 @@ export function loadSettings(options: LoadOptions = {}) {
 
 /** The defaults the schema's fields carry (each feature's, in its fragment). */
 function seedDefaults(flat: Map<string, unknown>) {
-  for (const [key, field] of Object.entries(schema) as [string, Field][]) if (field.default !== undefined) flat.set(key, structuredClone(field.default));
+  for (const [key, field] of settingFields) if (field.default !== undefined) flat.set(key, structuredClone(field.default));
 }
 
 function mergeFile(flat: Map<string, unknown>, path: string, label: string, errors: ConfigError[], moved: ConfigWarning[]) {

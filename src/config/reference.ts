@@ -1,6 +1,6 @@
 // The settings reference, rendered from the schema and the defaults (loadDefaults): docs/reference/configuration.md is this
 // text (a test keeps it so), and the command help shows the same defaults. Pure.
-import { envName, formerEnvName, MOVED_SETTINGS, schema, type Field } from './schema.js';
+import { envName, formerEnvName, MOVED_SETTINGS, settingFields, type Field } from './schema.js';
 import { otherVariables, type PlatformVariables } from './variables.js';
 
 export const REFERENCE_PATH = 'docs/reference/configuration.md';
@@ -8,19 +8,16 @@ export const REFERENCE_PATH = 'docs/reference/configuration.md';
 const TYPE_TEXT: Record<Field['type'], string> = { string: 'text', integer: 'whole number', boolean: '`true` or `false`', 'string[]': 'list' };
 
 export function settingRows(defaults: ReadonlyMap<string, unknown>) {
-  return Object.entries(schema).map(([key, f]) => {
-    const field: Field = f;
-    return {
-      key,
-      variable: envName(key),
-      /** The variable's old spelling, still read with a warning. */
-      formerVariable: formerEnvName(key),
-      default: defaultText(field, defaults.get(key)),
-      allowed: allowedText(field),
-      help: field.help,
-      secret: field.secret === true,
-    };
-  });
+  return settingFields.map(([key, field]) => ({
+    key,
+    variable: envName(key),
+    /** The variable's old spelling, still read with a warning. */
+    formerVariable: formerEnvName(key),
+    default: defaultText(field, defaults.get(key)),
+    allowed: allowedText(field),
+    help: field.help,
+    secret: field.secret === true,
+  }));
 }
 
 /** The default of one setting, else what unset means. */
@@ -110,10 +107,9 @@ export function configurationReference(defaults: ReadonlyMap<string, unknown>, p
     '',
     '| variable | read by | meaning |',
     '|---|---|---|',
-    ...Object.entries(schema).flatMap(([key, f]) => {
-      const field: Field = f;
-      return (field.envDefault ?? []).map((name) => `| \`${name}\` | agent | the default of \`${key}\` when neither a file nor \`${envName(key)}\` sets it |`);
-    }),
+    ...settingFields.flatMap(([key, field]) =>
+      (field.envDefault ?? []).map((name) => `| \`${name}\` | agent | the default of \`${key}\` when neither a file nor \`${envName(key)}\` sets it |`),
+    ),
     ...Object.entries({ ...platforms.variables, ...otherVariables }).map(([name, v]) => `| \`${name}\` | ${v.readBy} | ${cell(v.help)} |`),
     '',
     ...platforms.sections,

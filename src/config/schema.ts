@@ -271,6 +271,9 @@ export const schema = {
   ...recorderSettings,
 } as const satisfies Record<string, Field>;
 
+/** Every setting's key and field, in the schema's order. */
+export const settingFields = Object.entries(schema) as [keyof typeof schema, Field][];
+
 // The settings' type, derived from the schema: one source for the keys, their types and which are optional. Dotted keys
 // ("health.batteryHotCelsius") nest.
 type ValueOf<F> = F extends { type: 'string' } ? string : F extends { type: 'integer' } ? number : F extends { type: 'boolean' } ? boolean : string[];
@@ -314,7 +317,7 @@ function variable(key: string, wordEnd: RegExp) {
  * its variable, with a warning, and the reference lists them.
  */
 export const MOVED_SETTINGS: Readonly<Record<string, keyof typeof schema>> = Object.fromEntries(
-  (Object.entries(schema) as [keyof typeof schema, Field][]).flatMap(([key, field]) => (field.formerKey === undefined ? [] : [[field.formerKey, key]])),
+  settingFields.flatMap(([key, field]) => (field.formerKey === undefined ? [] : [[field.formerKey, key]])),
 );
 
 /** The variable read before envName kept units whole (..._MI_B): still accepted with a warning; undefined where unchanged. */
