@@ -24,13 +24,7 @@ const LIST_SETTLE_POLL_MS = 500;
 const SETTLING = new Set(['connecting', 'authorizing']);
 
 /** One inventory shown to a person (or --json); sends nothing. Exits 1 when a source did not answer: "no devices" is not "no adb". */
-export async function list(
-  setup: Setup,
-  env: NodeJS.ProcessEnv,
-  json: boolean,
-  stdout: Sink,
-  output: { line?: StatusLine; lines?: DeviceLines } = {},
-) {
+export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, stdout: Sink, output: { line?: StatusLine; lines?: DeviceLines } = {}) {
   const { line, lines } = output;
   warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });

@@ -50,14 +50,7 @@ function kept(dir: string): Map<string, QuarantineEntry> | string {
   return quarantineFileFrom(text) ?? `${file} is not a quarantine file the agent wrote; the daemon replaces it at its next change`;
 }
 
-export async function quarantine(
-  setup: Setup,
-  env: NodeJS.ProcessEnv,
-  operands: readonly string[],
-  json: boolean,
-  stdout: Out,
-  stderr: Out = process.stderr,
-) {
+export async function quarantine(setup: Setup, env: NodeJS.ProcessEnv, operands: readonly string[], json: boolean, stdout: Out, stderr: Out = process.stderr) {
   const dir = stateDirOf(setup.settings, env);
   const entries = kept(dir);
   const [verb, phone] = operands;
