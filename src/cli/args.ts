@@ -114,7 +114,7 @@ const FIELD_OF: Record<string, keyof CliArgs> = {
 };
 
 /** Every flag as util.parseArgs declares it: those with a value take the next word (or =value), the others none. */
-const PARSER_OPTIONS: Record<string, { type: 'string' | 'boolean'; short?: string }> = Object.fromEntries(
+const PARSER_OPTIONS = Object.fromEntries(
   ALL_FLAGS.map((f) => [f.name, { type: f.value === undefined ? 'boolean' : 'string', ...(f.short && { short: f.short }) }] as const),
 );
 

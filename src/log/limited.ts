@@ -13,12 +13,6 @@ type Level = 'info' | 'warn' | 'error';
  */
 export type LimiterClock = Pick<Clock, 'monotonic'> & Timers;
 
-export interface LimitedLogOptions {
-  limits?: RateLimitOptions;
-  /** Default: the system's. */
-  clock?: LimiterClock;
-}
-
 export class LimitedLog {
   private limiter: LineRateLimiter;
   private clock: LimiterClock;
@@ -27,7 +21,8 @@ export class LimitedLog {
 
   constructor(
     private readonly logger: Logger,
-    options: LimitedLogOptions = {},
+    /** clock: the system's when none is given. */
+    options: { limits?: RateLimitOptions; clock?: LimiterClock } = {},
   ) {
     this.limiter = new LineRateLimiter(options.limits);
     this.clock = options.clock ?? systemClock;
