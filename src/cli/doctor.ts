@@ -5,7 +5,7 @@ import { ConfigError, ConfigErrors, onConfigError } from '../config/errors.js';
 import { stateDirOf } from '../config/node-id.js';
 import { otherServiceStateDir } from '../config/service-state.js';
 import { paintFor } from '../util/paint.js';
-import { atPhoneLevel, checklistJson, formatChecklist, exitCodeOf, named, verdicts, type CheckItem, type PhoneLevel } from '../doctor/checklist.js';
+import { atPhoneLevel, checklistJson, formatChecklist, exitCodeOf, named, verdicts, type PhoneLevel } from '../doctor/checklist.js';
 import { whereOn } from '../doctor/where.js';
 import { checkAdb, checkCloud, inspectNodeId, runAdbVersion } from '../doctor/checks.js';
 import { checkIos } from '../doctor/ios.js';
@@ -49,7 +49,7 @@ export async function doctor(
   output: { json?: boolean; line?: StatusLine } = {},
 ) {
   const { settings, logger } = setup;
-  const config: CheckItem[] = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
+  const config = [settingsItem(setup.variables), ...setup.warnings.map((w) => variableWarning(w))];
 
   const credentials = onConfigError(
     () => sendingCredentials(settings, env),

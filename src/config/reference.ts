@@ -5,7 +5,7 @@ import { otherVariables, type PlatformVariables } from './variables.js';
 
 export const REFERENCE_PATH = 'docs/reference/configuration.md';
 
-const TYPE_TEXT: Record<Field['type'], string> = { string: 'text', integer: 'whole number', boolean: '`true` or `false`', 'string[]': 'list' };
+const TYPE_TEXT = { string: 'text', integer: 'whole number', boolean: '`true` or `false`', 'string[]': 'list' };
 
 export function settingRows(defaults: ReadonlyMap<string, unknown>) {
   return settingFields.map(([key, field]) => ({

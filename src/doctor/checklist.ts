@@ -22,7 +22,7 @@ export function atPhoneLevel(items: readonly CheckItem[], level: PhoneLevel): Ch
   return items.map((item) => (item.phone !== undefined && item.status === 'fail' ? { ...item, status: 'warn' } : item));
 }
 
-const RANK: Record<CheckStatus, number> = { fail: 0, warn: 1, unread: 2, ok: 3 };
+const RANK = { fail: 0, warn: 1, unread: 2, ok: 3 };
 const once = (texts: unknown[]) => [...new Set(texts.filter((t): t is string => typeof t === 'string' && t !== ''))];
 
 /**

@@ -87,7 +87,7 @@ export async function checkAdb(adb: DoctorAdb, options: AdbCheckOptions): Promis
     options.adbTool?.(),
     answerWithin(adb.listDevices(), 'the device list', answerTimeoutMs).catch((error: unknown) => ({ error })),
   ]);
-  const items: CheckItem[] = [adbServerItem(adb.label, version)];
+  const items = [adbServerItem(adb.label, version)];
   const tool = service.toolVersion(banner ?? '');
   if (tool) items.push(adbToolItem(tool, version));
   if (!Array.isArray(devices)) return [...items, devicesFailed(devices.error)];
