@@ -4,7 +4,6 @@ import { hubNamesOf } from '../config/hub-ports.js';
 import { paintFor } from '../util/paint.js';
 import { EXIT } from './commands.js';
 import { listOnce, stopSources } from './inventory.js';
-import { warnOfServiceStateDir } from './service-state.js';
 import type { Setup } from './setup.js';
 import { formatNotes, formatTable } from './table.js';
 import { columnsOf } from '../devices/feature.js';
@@ -26,7 +25,6 @@ const SETTLING = new Set(['connecting', 'authorizing']);
 /** One inventory shown to a person (or --json); sends nothing. Exits 1 when a source did not answer: "no devices" is not "no adb". */
 export async function list(setup: Setup, env: NodeJS.ProcessEnv, json: boolean, stdout: Sink, output: { line?: StatusLine; lines?: DeviceLines } = {}) {
   const { line, lines } = output;
-  warnOfServiceStateDir(setup, env);
   const parts = buildParts(setup.settings, env, setup.logger, { nodeId: 'list' });
   const show = (rows: DeviceRow[]) =>
     stdout.write(json ? JSON.stringify(rows, null, 2) + '\n' : formatTable(rows, paintFor(stdout, env), columnsOf(parts.features)) + formatNotes(rows));

@@ -4,7 +4,6 @@ import { onConfigError } from '../config/errors.js';
 import { NoSpaceForNodeId, resolveNodeId } from '../config/node-id.js';
 import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
-import { warnOfServiceStateDir } from './service-state.js';
 import { EXIT, ONCE_CLOUD_SECONDS } from './commands.js';
 import { sentence } from '../util/sentence.js';
 import type { Settings } from '../config/schema.js';
@@ -17,7 +16,6 @@ const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a re
 /** One inventory, sent (or printed with --dry-run); returns the exit code. */
 export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean, stdout: NodeJS.WritableStream) {
   const { settings, logger, credentials } = setup;
-  warnOfServiceStateDir(setup, env);
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && onceCloud(settings, credentials, logger) });
   try {

@@ -3,6 +3,7 @@ import type { ConfigWarning } from '../config/environment.js';
 import { ConfigError, ConfigErrors, gatherConfigErrors } from '../config/errors.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { stateDirOf } from '../config/node-id.js';
+import { otherServiceStateDir, SERVICE_STATE_ADVICE } from '../config/service-state.js';
 import type { Settings } from '../config/schema.js';
 import { createLogger, type Logger, type LoggerOptions, type Sink } from '../log/logger.js';
 import { addSecret } from '../log/redact.js';
@@ -63,6 +64,16 @@ export function setup(args: CliArgs, env: NodeJS.ProcessEnv, logSink: Sink, leni
         ? `settings: the defaults, then ${args.configPath}, then ${variables.length} DEVICE_AGENT_* variables`
         : `settings: the defaults, then ${variables.length} DEVICE_AGENT_* variables (no settings file given with --config)`) + `; state directory ${stateDir}`,
     );
+    // list and once run by hand beside the installed service: another state directory is another node id (the doctor
+    // says it in its checklist).
+    const service = args.command === 'list' || args.command === 'once' ? otherServiceStateDir(stateDir, Boolean(settings.nodeId)) : undefined;
+    if (service) {
+      logger.warn(
+        { stateDir, serviceStateDir: service },
+        `this run keeps its node id in ${stateDir}, the device-agent service on this host in ${service}: ` +
+          `a report sent from here shows the phones under a second node; ${SERVICE_STATE_ADVICE}`,
+      );
+    }
   }
   return { settings, logger, warnings, variables, credentials };
 }
