@@ -55,8 +55,6 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, ju
   const phones = await mapLimit(devices, settings.probeConcurrency, async (device): Promise<CheckItem[]> => {
     const r = await probeIphone(address, device, timeoutMs);
     const phone = { id: 'phone', phone: device.udid };
-    // Its readiness, when a baseline asks for it, is unread without a session.
-    const unread = (why: string): CheckItem[] => (judgeFacts ? [{ id: 'phone.readiness', phone: device.udid, status: 'unread', finding: why }] : []);
     if (r.kind === 'ok') {
       const info = iosDeviceInfo(device.udid, r.values);
       const line: CheckItem = {
@@ -68,27 +66,18 @@ export async function checkIos(settings: IosSettings, env: NodeJS.ProcessEnv, ju
       const verdict = judgeFacts?.(device.udid, new Map(Object.entries(pairedFacts(r.values.root, r.values.amfi))), info.brandName);
       return verdict === undefined ? [line] : [line, verdict];
     }
-    if (r.kind === 'not-paired') {
-      const model = r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
-      return [
-        {
-          ...phone,
-          status: 'warn',
-          finding: `iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`,
-          advice: NOT_PAIRED_MESSAGE,
-        },
-        ...unread('it is not paired with this host'),
-      ];
-    }
-    return [
-      {
-        ...phone,
-        status: 'warn',
-        finding: `iPhone ${device.udid}: lockdown does not answer (${r.detail})`,
-        advice: 'unlock the phone; if it stays, unplug and replug it or restart usbmuxd',
-      },
-      ...unread('its lockdown does not answer'),
-    ];
+    const model = r.kind === 'not-paired' && r.public ? iosDeviceInfo(device.udid, { root: r.public }).modelName : undefined;
+    const [finding, advice, why] =
+      r.kind === 'not-paired'
+        ? [`iPhone ${device.udid}${model ? ` (${model})` : ''}: not paired with this host (${r.detail})`, NOT_PAIRED_MESSAGE, 'it is not paired with this host']
+        : [
+            `iPhone ${device.udid}: lockdown does not answer (${r.detail})`,
+            'unlock the phone; if it stays, unplug and replug it or restart usbmuxd',
+            'its lockdown does not answer',
+          ];
+    const line: CheckItem = { ...phone, status: 'warn', finding, advice };
+    // Its readiness, when a baseline asks for it, is unread without a session.
+    return judgeFacts ? [line, { id: 'phone.readiness', phone: device.udid, status: 'unread', finding: why }] : [line];
   });
   return [...items, ...phones.flat()];
 }
