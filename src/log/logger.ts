@@ -1,15 +1,17 @@
 import { pino, type Logger } from 'pino';
 import { createRequire } from 'node:module';
 import { maskString } from './redact.js';
-import { OutputGate, type GatedOutput } from './output-gate.js';
 import { colourWanted } from '../util/paint.js';
 
 export type { Logger };
 
-/** Anything lines can be written to: a stream, or a test's capture. */
-export interface Sink extends GatedOutput {
+/** Anything lines can be written to: a stream, or a test's capture; a stream's state says whether it still takes lines. */
+export interface Sink {
   write(line: string): unknown;
   isTTY?: boolean;
+  writableLength?: number;
+  destroyed?: boolean;
+  writableEnded?: boolean;
 }
 
 export interface LoggerOptions {
@@ -18,7 +20,7 @@ export interface LoggerOptions {
   pretty?: boolean;
   /** Where lines go; defaults to stderr so that stdout stays for command output. */
   destination?: Sink;
-  /** Most bytes left unread in the destination before lines are dropped (src/log/output-gate.ts). */
+  /** Most bytes left unread in the destination before lines are dropped (see createLogger). */
   maxBufferedBytes?: number;
   /** Where NO_COLOR and TERM are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
@@ -44,20 +46,33 @@ const redactPaths = [
   '*.*.headers.Authorization',
 ];
 
+/** About 5,000 log lines: far more than any burst the agent writes, little memory. */
+const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+
 /**
  * Creates the agent's logger. Every serialized line is passed through maskString as a last line of defence, so a secret
  * inside an error message or a nested object is masked too.
+ *
+ * Node writes to a pipe asynchronously and keeps in memory whatever the reader has not taken yet, without limit: a log
+ * reader that stalls (a hung `tee`, a paused pager, a blocked log driver) would grow the daemon by every line it
+ * writes, for as long as it stalls. A reader that went away leaves a destroyed stream. So a line goes through only when
+ * the output is alive and holds less than `maxBufferedBytes`; the lines dropped are counted, so that the first line
+ * after a stall says how many were lost.
  */
 export function createLogger(options: LoggerOptions = {}) {
   const target = options.destination ?? process.stderr;
   const pretty = options.pretty ?? Boolean(target.isTTY);
   const sink = pretty ? prettyStream(target, 'pino-pretty', options.env ?? process.env) : target;
-  const gate = new OutputGate(target, options.maxBufferedBytes);
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  let dropped = 0;
   const masked = {
     write(line: string) {
-      if (!gate.open()) return;
-      const dropped = gate.takeDropped();
+      if (target.destroyed || target.writableEnded || (target.writableLength ?? 0) > maxBufferedBytes) {
+        dropped++;
+        return;
+      }
       if (dropped) sink.write(droppedLine(dropped));
+      dropped = 0;
       sink.write(pretty ? printable(maskString(line)) : maskString(line));
     },
   };
