@@ -31,11 +31,11 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv) {
   });
   // A daemon has no terminal to hang up: SIGHUP (systemctl reload) asks for a full report instead, listened for from the
   // start so it never meets its default action; before the agent exists it asks for nothing (the first report is full).
-  const built: { agent?: ReturnType<typeof buildDaemon> } = {};
+  let built: ReturnType<typeof buildDaemon> | undefined = undefined;
   process.on('SIGHUP', () => {
-    if (!built.agent) return;
+    if (!built) return;
     limited(logger).info('sighup', {}, 'SIGHUP: a full inventory and report now; settings are read at start only, restart the service to apply changed ones');
-    void built.agent.report('SIGHUP');
+    void built.report('SIGHUP');
   });
   const nodeId = await nodeIdWhenKept(settings, env, logger, stopSignal);
   if (nodeId === undefined) {
@@ -49,7 +49,7 @@ export async function run(setup: Setup, env: NodeJS.ProcessEnv) {
   const booking = new BookingStatusClient(cloud, settings.recovery.bookingTimeoutSeconds * 1000);
   const parts = buildParts(settings, env, logger, { nodeId, cloud, booking });
   const agent = buildDaemon(parts, nodeId);
-  built.agent = agent;
+  built = agent;
 
   logUnhandledRejections(logger);
 

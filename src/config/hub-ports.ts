@@ -27,12 +27,7 @@ export function checkHubPorts(value: string[]) {
 
 /** The mapping, by udid or serial; entries that do not parse are left out (the settings check refuses them first). */
 export function hubPortsOf(entries: readonly string[]): ReadonlyMap<string, HubPort> {
-  const map = new Map<string, HubPort>();
-  for (const entry of entries) {
-    const parsed = parseHubPort(entry);
-    if ('id' in parsed) map.set(parsed.id, parsed.place);
-  }
-  return map;
+  return new Map(entries.map(parseHubPort).flatMap((p) => ('id' in p ? [[p.id, p.place] as const] : [])));
 }
 
 /** The port behind a device: its udid's entry, else its serial's. */
