@@ -18,9 +18,9 @@ export abstract class Watcher extends EventEmitter {
   protected readonly clock: Clock & Timers;
   protected readonly reconnects: Reconnects;
   protected running = false;
-  protected lastErrorText: string | undefined;
-  /** Monotonic ms the connection last ended while running. */
-  protected lastDrop: number | undefined;
+  lastError: string | undefined;
+  /** Monotonic ms the connection to the service last ended while running (a restart), undefined while it never has. */
+  droppedAt: number | undefined;
   protected reconnectTimer: Timer | undefined;
   private reconcileTimer: Timer | undefined;
 
@@ -42,15 +42,6 @@ export abstract class Watcher extends EventEmitter {
   /** Says that the connection ended: 'ended' the first time, then 'flapping' and a 'summary' now and then (util/reconnects.ts). */
   protected abstract logEnd(note: EndNote, ends: number, err?: Error): void;
 
-  get lastError() {
-    return this.lastErrorText;
-  }
-
-  /** Monotonic ms the connection to the service last ended (a restart), undefined while it never has. */
-  get droppedAt() {
-    return this.lastDrop;
-  }
-
   async start() {
     this.running = true;
     this.reconcileTimer = every(this.clock, this.options.reconcileMs, () => void this.tick(), { unref: true });
@@ -66,7 +57,7 @@ export abstract class Watcher extends EventEmitter {
   /** The connection ended while running: said, and connected again after the wait. */
   protected ended(err?: Error) {
     if (!this.running) return;
-    this.lastDrop = this.clock.monotonic();
+    this.droppedAt = this.clock.monotonic();
     this.emit('ended');
     const { delayMs, note, ends } = this.reconnects.ended();
     this.logEnd(note, ends, err);
@@ -82,7 +73,7 @@ export abstract class Watcher extends EventEmitter {
   /** One line per distinct problem, not one per reconnect attempt. */
   protected noteError(err: unknown) {
     const text = err instanceof Error ? err.message : String(err);
-    if (text !== this.lastErrorText) limited(this.options.logger).warn(`${this.service}-unreachable`, { [this.service]: this.label }, text);
-    this.lastErrorText = text;
+    if (text !== this.lastError) limited(this.options.logger).warn(`${this.service}-unreachable`, { [this.service]: this.label }, text);
+    this.lastError = text;
   }
 }

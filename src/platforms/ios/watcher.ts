@@ -29,8 +29,9 @@ export class IosWatcher extends Watcher {
   private readonly known = new Map<string, MuxDevice>();
   private listener: MuxListener | undefined;
   private absentNoted = false;
-  private answeredOnce = false;
-  /** Whether the usbmuxd connection is lost (since lastDrop). */
+  /** Whether usbmuxd has answered a full list since the watcher started: until then its silence says nothing of the phones. */
+  answered = false;
+  /** Whether the usbmuxd connection is lost (since droppedAt). */
   private lost = false;
   /**
    * Until when (monotonic ms) phones known before a reconnect are kept though not listed: a restarted usbmuxd lists a
@@ -67,11 +68,6 @@ export class IosWatcher extends Watcher {
     return this.listener !== undefined;
   }
 
-  /** Whether usbmuxd has answered a full list since the watcher started: until then its silence says nothing of the phones. */
-  get answered() {
-    return this.answeredOnce;
-  }
-
   override stop() {
     super.stop();
     this.settleTimer?.cancel();
@@ -90,7 +86,7 @@ export class IosWatcher extends Watcher {
       this.noteError(err);
       return false;
     }
-    this.answeredOnce = true;
+    this.answered = true;
     if (!this.running) return true;
     const changes: ListingChange[] = [];
     const seen = new Set<string>();
@@ -180,9 +176,9 @@ export class IosWatcher extends Watcher {
       }
       this.listener = listener;
       this.emit('connected');
-      if (this.lastErrorText || this.absentNoted)
+      if (this.lastError || this.absentNoted)
         limited(this.options.logger).info('usbmuxd-resumed', { usbmuxd: this.label }, 'usbmuxd is reachable; iPhone tracking resumed');
-      this.lastErrorText = undefined;
+      this.lastError = undefined;
       this.absentNoted = false;
       this.reconnects.opened();
       this.lost = false;
@@ -222,7 +218,7 @@ export class IosWatcher extends Watcher {
 
   /** Phones kept from before usbmuxd went away go once it has been away longer than the grace. */
   private dropAllAfterGrace() {
-    if ((this.lost && this.clock.monotonic() - this.lastDrop! < (this.options.awayGraceMs ?? 10_000)) || !this.known.size) return;
+    if ((this.lost && this.clock.monotonic() - this.droppedAt! < (this.options.awayGraceMs ?? 10_000)) || !this.known.size) return;
     const changes = [...this.known.keys()].map((udid) => ({ serial: udid, from: IOS_ATTACHED }));
     this.known.clear();
     this.unlisted.clear();

@@ -30,7 +30,8 @@ export class DeviceWatcher extends Watcher {
   /** An end was logged and no reconnect has succeeded since: the next one says tracking resumed. */
   private endSaid = false;
   private everConnected = false;
-  private roundTripMs: number | undefined;
+  /** Duration of the last full device-list round trip to the adb server. */
+  lastRoundTripMs: number | undefined;
   /** Set while the adb server refuses tracking: the device list is polled. */
   private pollTimer: Timer | undefined;
   private pollRefusal: string | undefined;
@@ -67,12 +68,7 @@ export class DeviceWatcher extends Watcher {
 
   /** True once adb has answered a full device list: from then on, absence means unplugged. */
   get listed() {
-    return this.roundTripMs !== undefined;
-  }
-
-  /** Duration of the last full device-list round trip to the adb server. */
-  get lastRoundTripMs() {
-    return this.roundTripMs;
+    return this.lastRoundTripMs !== undefined;
   }
 
   /** Whether the device list is polled because the adb server refuses tracking. */
@@ -96,7 +92,7 @@ export class DeviceWatcher extends Watcher {
     try {
       const t0 = this.clock.monotonic();
       list = await this.adb.listDevices();
-      this.roundTripMs = this.clock.monotonic() - t0;
+      this.lastRoundTripMs = this.clock.monotonic() - t0;
       this.unreachable = false;
     } catch (err) {
       this.noteError(err);
@@ -107,7 +103,7 @@ export class DeviceWatcher extends Watcher {
     if (this.polling && !this.pollOk) {
       // Polling stands in for the tracker: its first answer is the connection the planner waits for.
       this.pollOk = true;
-      this.lastErrorText = undefined;
+      this.lastError = undefined;
       this.emit('connected');
       if (this.everConnected) this.emit('resumed');
       this.everConnected = true;
@@ -152,9 +148,9 @@ export class DeviceWatcher extends Watcher {
       this.unreachable = false;
       // From polling to tracking is no comeback of the server: its inventories were not cut off.
       const polled = this.stopPolling();
-      if (this.lastErrorText || this.endSaid)
+      if (this.lastError || this.endSaid)
         limited(this.options.logger).info('adb-tracking-resumed', { adb: this.label }, 'adb server is reachable again; device tracking resumed');
-      this.lastErrorText = undefined;
+      this.lastError = undefined;
       this.endSaid = false;
       // The wait before the next reconnect starts over only once this connection has stayed open a while.
       this.reconnects.opened();
