@@ -54,11 +54,11 @@ export abstract class Watcher extends EventEmitter {
     this.reconnectTimer?.cancel();
   }
 
-  /** The connection ended while running: said, and connected again after the wait. */
+  /** The connection ended while running: said ('ended', with its monotonic ms), and connected again after the wait. */
   protected ended(err?: Error) {
     if (!this.running) return;
     this.droppedAt = this.clock.monotonic();
-    this.emit('ended');
+    this.emit('ended', this.droppedAt);
     const { delayMs, note, ends } = this.reconnects.ended();
     this.logEnd(note, ends, err);
     this.scheduleReconnect(delayMs);

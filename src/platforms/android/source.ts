@@ -100,8 +100,8 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
     });
     watcher.on('resumed', () => this.resume());
     // Its connection to the server ended: the inventories running then were cut with it (a restart), not by their phones.
-    watcher.on('ended', () => {
-      timeline.service(PLATFORM, false, watcher.droppedAt ?? this.o.clock.monotonic());
+    watcher.on('ended', (at: number) => {
+      timeline.service(PLATFORM, false, at);
       this.o.server?.cut();
     });
     await watcher.start();

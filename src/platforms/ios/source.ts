@@ -64,7 +64,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
     this.watcher = new IosWatcher(o);
     // usbmuxd's word on itself, as the timeline keeps it for every view.
     this.watcher.on('connected', () => o.registry.timeline.service(PLATFORM, true, o.clock.monotonic()));
-    this.watcher.on('ended', () => o.registry.timeline.service(PLATFORM, false, this.watcher.droppedAt ?? o.clock.monotonic()));
+    this.watcher.on('ended', (at: number) => o.registry.timeline.service(PLATFORM, false, at));
     this.watcher.on('change', (changes: ListingChange[]) => {
       this.syncRegistry();
       this.emit(
