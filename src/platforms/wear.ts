@@ -43,6 +43,14 @@ export function cycleCountOf(n: number | undefined) {
   return n !== undefined && n >= 0 && n <= 100_000 ? n : undefined;
 }
 
+/**
+ * Whether full and design capacities in mAh are a phone's: a design of 500 to 20,000 mAh, and what the cell holds now
+ * between a fifth and one and a half times it (a gauge that reports 100, or 0, reads nothing).
+ */
+export function plausibleMah(full: number, design: number) {
+  return design >= 500 && design <= 20_000 && full >= design * 0.2 && full <= design * 1.5;
+}
+
 /** One source of wear that could not be read, and why: doctor says it, the feature never judges from it. */
 export interface Unread {
   /** What was asked: "power_supply", "tradeinmode", "storage life", "app ids", "/data/local/tmp", "diagnostics relay". */

@@ -17,7 +17,7 @@
 //   FullChargeCapacity}}}, FullChargeCapacity a percent, always 100, since
 //   iOS 12.2 (libimobiledevice issue 1068), mAh before;
 // - an answer with Status other than Success, or an Error, when it refuses.
-import { cycleCountOf, type BatteryWear, type Unread } from '../wear.js';
+import { cycleCountOf, plausibleMah, type BatteryWear, type Unread } from '../wear.js';
 import { LockdownError } from './errors.js';
 import { dictOf, type Dict } from './framing.js';
 import type { LockdownClient } from './lockdown.js';
@@ -64,10 +64,9 @@ function wearOf(source: 'ioregistry' | 'gasgauge', cycles: number | undefined, f
   return { source, ...(cycles !== undefined && { cycleCount: cycles }), ...(health && { fullMah: full!, designMah: design!, healthPercent: health }) };
 }
 
-/** Full in % of design, where both are a phone's mAh and what it holds lies between a fifth and one and a half times its design. */
+/** Full in % of design, where both are a phone's mAh (plausibleMah). */
 function healthOf(full: number | undefined, design: number | undefined) {
-  if (full === undefined || design === undefined || design < 500 || design > 20_000) return undefined;
-  if (full < design * 0.2 || full > design * 1.5) return undefined;
+  if (full === undefined || design === undefined || !plausibleMah(full, design)) return undefined;
   return Math.round((full / design) * 100);
 }
 

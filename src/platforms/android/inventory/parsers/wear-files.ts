@@ -22,7 +22,7 @@
 //   time estimations, one a file, "0x%02X".
 // - /data/local/tmp: `ls -a` counted on the phone (names are the device's
 //   words: only their number leaves it) and `du -sk`'s total.
-import { cycleCountOf, type BatteryWear, type StorageWear, type Unread } from '../../../wear.js';
+import { cycleCountOf, plausibleMah, type BatteryWear, type StorageWear, type Unread } from '../../../wear.js';
 import { dropUndefined } from '../../../../util/drop-undefined.js';
 
 /** The supplies read, in the order Google's lab server tries them. */
@@ -128,17 +128,14 @@ function batteryOf(supplies: Map<string, Supply>, unread: Unread[]) {
 
 /**
  * Full and design capacities in mAh, or undefined when they are not a
- * phone's: the unit is told by the design figure (µAh from 500,000, mAh
- * below 20,000), and what the cell holds now lies between a fifth and one
- * and a half times its design (a gauge that reports 100, or 0, reads nothing).
+ * phone's (plausibleMah): the unit is told by the design figure (µAh from
+ * 500,000, else mAh).
  */
 export function capacityOf(full: number, design: number) {
-  const scale = design >= 500_000 && design <= 20_000_000 ? 1000 : design >= 500 && design <= 20_000 ? 1 : undefined;
-  if (scale === undefined) return undefined;
+  const scale = design >= 500_000 && design <= 20_000_000 ? 1000 : 1;
   const f = full / scale;
   const d = design / scale;
-  if (f < d * 0.2 || f > d * 1.5) return undefined;
-  return { full: Math.round(f), design: Math.round(d) };
+  return plausibleMah(f, d) ? { full: Math.round(f), design: Math.round(d) } : undefined;
 }
 
 function storageOf(life: Map<string, string>, unread: Unread[]): StorageWear | undefined {
