@@ -238,7 +238,7 @@ export class DeviceProber {
     }
     if (dump !== undefined && runProps !== undefined && (PROPS_GOOD(dump) || (whole && entry.props === undefined))) {
       // Fresh strings: the values are slices of the whole output.
-      entry.props = JSON.parse(JSON.stringify(runProps)) as Props;
+      entry.props = copied(runProps);
     }
     const seconds = whole ? uptimeOf(run.sections) : undefined;
     if (seconds !== undefined) {
@@ -391,8 +391,8 @@ function hasPath(info: DeviceInfo, path: string) {
 }
 
 /** A copy that does not hold the whole script output alive (its strings are cut from it: 19 MB of heap at 200 devices). */
-function copied(info: DeviceInfo) {
-  return JSON.parse(JSON.stringify(info)) as DeviceInfo;
+function copied<T>(value: T) {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** A copy that holds no reference to the string it was cut from: V8 keeps a substring as a slice of its parent. */
