@@ -168,7 +168,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       void this.mdns.tick();
     }
     await this.runner.run(this.o.registry.list(PLATFORM), request);
-    const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
+    const records = this.o.registry.list(PLATFORM).sort((a, b) => compareStrings(a.serial, b.serial));
     const described = this.describer.all(records);
     this.conflicts.checkUdids(described.filter((d) => d.info.state === READY));
     // One per udid as before; a remembered phone, or one back on a new connection, that wins its udid is owed in the

@@ -125,7 +125,7 @@ export class IosSource extends EventEmitter<SourceEvents> implements DeviceSourc
 
   /** The phones present now: those asked for (and unknown ones) read afresh, the others described from their last reading. */
   async collect(request: CollectRequest) {
-    const records = [...this.o.registry.list(PLATFORM)].sort((a, b) => compareStrings(a.serial, b.serial));
+    const records = this.o.registry.list(PLATFORM).sort((a, b) => compareStrings(a.serial, b.serial));
     if (!records.length) return [];
     // One kept through a usbmuxd restart but not listed again yet: described from its last reading, not asked.
     const wanted = records.filter((r) => r.state === READY && this.watcher.listedNow(r.serial) && asks(request, r));

@@ -12,9 +12,9 @@ import type { Props } from '../parsers/getprop.js';
  *   slowFactsRefreshSeconds, and when the agent invalidates them);
  * volatile: read on every inventory.
  */
-export type Tier = 'connection' | 'slow' | 'volatile';
+export const TIERS = ['connection', 'slow', 'volatile'] as const;
 
-export const TIERS: readonly Tier[] = ['connection', 'slow', 'volatile'];
+export type Tier = (typeof TIERS)[number];
 
 export interface Probe<T = unknown> {
   /** Section name in the script output: lower-case letters, digits and _. */
