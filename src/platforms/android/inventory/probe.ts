@@ -82,7 +82,6 @@ const BOOT_DRIFT = 1e-3;
  */
 export class DeviceProber {
   private readonly cache: TierCacheStore;
-  private readonly scripts = new Map<string, string>();
   /** The serials whose inventory in flight ended because its adb connection closed (wasCut), until the runner asks. */
   private readonly cuts = new Set<string>();
   private readonly slowRefreshMs: number;
@@ -171,7 +170,8 @@ export class DeviceProber {
   }
 
   private async run(serial: string, tiers: readonly Tier[], extra: readonly string[] = [], first: readonly string[] = [], onProps?: (dump: string) => void) {
-    const script = this.script(tiers, extra, first);
+    // Built afresh each time (tens of microseconds beside a shell session of seconds).
+    const script = buildInventoryScript({ tiers, sections: extra, first, reachabilityHost: this.options.config.reachabilityHost });
     let output: string;
     let cut: Cut | undefined;
     this.counters.shellSessions++;
@@ -318,18 +318,6 @@ export class DeviceProber {
   /** Whether the script runs this probe (ping only with a safe reachability host). */
   private runs(probe: Probe) {
     return typeof probe.command === 'string' || probe.command(this.options.config) !== undefined;
-  }
-
-  private script(tiers: readonly Tier[], extra: readonly string[], first: readonly string[]) {
-    const key = `${tiers.join(',')}+${extra.join(',')}>${first.join(',')}`;
-    let script = this.scripts.get(key);
-    if (!script) {
-      script = buildInventoryScript({ tiers, sections: extra, first, reachabilityHost: this.options.config.reachabilityHost });
-      // Bounded: the tier sets, and a slow device's missing sections, which only shrink.
-      if (this.scripts.size > 64) this.scripts.clear();
-      this.scripts.set(key, script);
-    }
-    return script;
   }
 }
 
