@@ -3,7 +3,7 @@
 import type { ServiceDoctor, ToolVersion } from '../doctor.js';
 import { AdbUnreachableError, ShellTimeoutError } from './adb/errors.js';
 import { notReadyMessage } from './inventory/assemble.js';
-import { identityFromProps } from './inventory/identity.js';
+import { identityFromProps, SERIAL_KEYS } from './inventory/identity.js';
 import { onExternalPower, parseBattery } from './inventory/parsers/battery.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
@@ -34,19 +34,16 @@ export function parseAdbVersion(output: string): ToolVersion | undefined {
   return { version: Number(version), release, path };
 }
 
-/** The properties the inventory takes the udid from (identity.ts), one line each, named so that a shell cut short is told. */
-const UDID_PROPS = ['ro.serialno', 'ro.boot.serialno'] as const;
-
 /** The udid the report gives the phone, from the lines the udid command printed first, and the output after them; no udid when one is missing. */
 function udidOf(afterModel: string, serial: string) {
   const lines = afterModel.split('\n');
   const props: Record<string, string> = {};
-  for (const [i, name] of UDID_PROPS.entries()) {
+  for (const [i, name] of SERIAL_KEYS.entries()) {
     const line = lines[i]?.replace(/\r$/, '');
     if (!line?.startsWith(`${name}:`)) return { rest: afterModel };
     props[name] = line.slice(name.length + 1);
   }
-  return { udid: identityFromProps(props, serial).udid, rest: lines.slice(UDID_PROPS.length).join('\n') };
+  return { udid: identityFromProps(props, serial).udid, rest: lines.slice(SERIAL_KEYS.length).join('\n') };
 }
 
 export const ADB_DOCTOR: ServiceDoctor = {
@@ -55,7 +52,8 @@ export const ADB_DOCTOR: ServiceDoctor = {
   partialOutput: (error) => (error instanceof ShellTimeoutError ? error.partial : undefined),
   toolVersion: parseAdbVersion,
   notReadyAdvice: notReadyMessage,
-  udidCommand: UDID_PROPS.map((p) => `echo "${p}:$(getprop ${p})"`).join('; '),
+  // The properties the inventory takes the udid from (identity.ts), one line each, named so that a shell cut short is told.
+  udidCommand: SERIAL_KEYS.map((p) => `echo "${p}:$(getprop ${p})"`).join('; '),
   udid: udidOf,
   batteryCommand: 'dumpsys battery',
   battery: (output) => {

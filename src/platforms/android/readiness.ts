@@ -4,9 +4,8 @@ import type { ReadinessReader } from '../readiness.js';
 import { parseReadiness } from './inventory/parsers/readiness.js';
 import { READINESS_PROBES } from './inventory/probes/readiness.js';
 import { cachedProp, cachedSection } from './inventory/tier-store.js';
+import { FINGERPRINT_KEYS } from './inventory/identity.js';
 import { ANDROID_NAME } from './name.js';
-
-const FINGERPRINT_PROPS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 
 export const ANDROID_READINESS: ReadinessReader = {
   platformName: ANDROID_NAME.platformName,
@@ -15,5 +14,5 @@ export const ANDROID_READINESS: ReadinessReader = {
     const texts = READINESS_PROBES.map((probe) => cachedSection(registry, key, probe.section));
     return texts.every((t) => t === undefined) ? undefined : parseReadiness(texts.join('\n'));
   },
-  fingerprint: (registry, key) => FINGERPRINT_PROPS.map((name) => cachedProp(registry, key, name)?.trim()).find(Boolean),
+  fingerprint: (registry, key) => FINGERPRINT_KEYS.map((name) => cachedProp(registry, key, name)?.trim()).find(Boolean),
 };

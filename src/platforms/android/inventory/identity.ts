@@ -6,7 +6,7 @@ import { firstProp, type Props } from './parsers/getprop.js';
 export type Identity = ReturnType<typeof identityFromProps>;
 
 // The device's own serial: Android 8+ hides ro.serialno from the shell on some builds, ro.boot.serialno stays readable.
-const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'];
+export const SERIAL_KEYS = ['ro.serialno', 'ro.boot.serialno'];
 
 // Build.MODEL first; the partition copies only as fallbacks (GSI builds put a generic name in the system one).
 const MODEL_KEYS = ['ro.product.model', 'ro.product.odm.model', 'ro.product.vendor.model'];
@@ -36,7 +36,7 @@ const MARKETING_NAME_KEYS = [
 const ABI_KEYS = ['ro.product.cpu.abi', 'ro.product.cpu.abilist', 'ro.system.product.cpu.abilist'];
 
 const VERSION_KEYS = ['ro.build.version.release', 'ro.build.version.release_or_codename'];
-const FINGERPRINT_KEYS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
+export const FINGERPRINT_KEYS = ['ro.build.fingerprint', 'ro.system.build.fingerprint'];
 const EMULATOR_KEYS = ['ro.kernel.qemu', 'ro.boot.qemu', 'ro.hardware', 'ro.boot.hardware', 'ro.product.board', 'ro.build.characteristics', 'ro.build.tags'];
 
 /** Every property identityFromProps reads (the props probe declares them). */
