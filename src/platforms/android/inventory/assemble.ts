@@ -24,7 +24,7 @@ interface AssembleInput {
   props?: Props;
 }
 
-/** The properties of `all` that `names` lists, in a fresh object: what a probe may read, or what the prober keeps. */
+/** The properties of `all` that `names` lists, in a fresh object: what an assembly, and each probe in it, may read. */
 function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
   const picked = Object.create(null) as Record<string, string>;
   for (const name of names) {
@@ -38,7 +38,7 @@ const DECLARED = new Set(DECLARED_PROPS);
 
 /** What the prober keeps of a property dump: the properties the probes declare, the others not even cut out of it. */
 export function declaredProps(dump: string) {
-  return pickProps(propsProbe.parse(dump, DECLARED));
+  return propsProbe.parse(dump, DECLARED);
 }
 
 /** One DeviceInfo from the sections of one script run (and cached ones). */
