@@ -55,7 +55,7 @@ export class Describer {
   }
 
   /** A TCP record that has not said who it is on this connection: the phone last identified at its address, if kept. */
-  private remembered(record: DeviceSnapshot): { info: DeviceInfo; phone: RememberedPhone } | undefined {
+  private remembered(record: DeviceSnapshot) {
     if (record.udid !== undefined || !isTcpSerial(record.serial)) return undefined;
     const phone = this.kept(record.key, true);
     return (

@@ -15,7 +15,7 @@ import { claimOf, conflictsOf } from '../../devices/claims.js';
 import { REMEMBER_MS } from './remembered.js';
 import { Describer } from './describe.js';
 import { MdnsFinder } from './mdns-finder.js';
-import type { OwedDevice, PresenceEntry, PresenceKind } from '../../devices/presence.js';
+import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
 import type { DeviceInfo } from '../../cloud/types.js';
 
 const PLATFORM = 'android';
@@ -219,7 +219,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
 }
 
 /** What the source owes of a phone it says over its last inventory: its state, status, tunnel and message now. */
-function owedAs(info: DeviceInfo, key: string): OwedDevice {
+function owedAs(info: DeviceInfo, key: string) {
   const { udid, state, status, adbTunnelInfo, message } = info;
   return { udid, key, says: { state, status, ...(adbTunnelInfo !== undefined && { adbTunnelInfo }) }, why: message ?? '' };
 }

@@ -25,7 +25,7 @@ interface AssembleInput {
 }
 
 /** The properties of `all` that `names` lists, in a fresh object: what an assembly, and each probe in it, may read. */
-function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS): Props {
+function pickProps(all: Props, names: readonly string[] = DECLARED_PROPS) {
   const picked = Object.create(null) as Record<string, string>;
   for (const name of names) {
     const value = all[name];
