@@ -39,7 +39,7 @@ export function imageTypeFor(productVersion: string | undefined): ImageType | un
   return major >= PERSONALIZED_FROM ? 'Personalized' : 'Developer';
 }
 
-export function majorOf(version: string | undefined) {
+function majorOf(version: string | undefined) {
   const m = /^(\d{1,3})(?:\.\d+)*$/.exec(version?.trim() ?? '');
   return m ? Number(m[1]) : undefined;
 }

@@ -6,7 +6,7 @@ import { dictOf, type Dict } from './framing.js';
 import type { LockdownValues } from './inventory.js';
 import { LOCKDOWN_PORT, LockdownClient } from './lockdown.js';
 import { readDeveloperImage } from './image-mounter.js';
-import { majorOf } from './developer-image.js';
+import { imageTypeFor } from './developer-image.js';
 import { AMFI_DOMAIN } from './readiness.js';
 import { readRelayWear } from './diagnostics.js';
 import { connectDevice, readPairRecord, type MuxDevice } from './usbmuxd-client.js';
@@ -66,7 +66,9 @@ export async function probeIphone(
     };
     // Only from iOS 17, whose developer services need the personalized image: an older phone costs nothing more.
     const image =
-      readImage && amfi.connected && (majorOf(productVersion) ?? 0) >= 17 ? await readDeveloperImage(client, open, productVersion, stepTimeoutMs) : undefined;
+      readImage && amfi.connected && imageTypeFor(productVersion) === 'Personalized'
+        ? await readDeveloperImage(client, open, productVersion, stepTimeoutMs)
+        : undefined;
     // The battery's wear, with the root domain (the slow tier), last: a relay that refuses or hangs costs its reading alone.
     const relay = !known && amfi.connected ? await readRelayWear(client, open, stepTimeoutMs) : undefined;
     if (amfi.connected && (relay?.lockdownAlive ?? true)) await client.stopSession(stepTimeoutMs).catch(() => {});
