@@ -124,12 +124,20 @@ export function availability(ctx: FeatureContext) {
     }, 0);
   }
 
-  /** The phone's state now: for the features that ask (PHONE_STATE) and the views. */
+  /** The phone's state now: for the features that ask (PHONE_STATE). */
   function stateNow(udid: string) {
-    // Only the daemon's clock runs: a one-shot command says nothing of a phone's state now.
+    lookNow();
+    return stateOf(udid);
+  }
+
+  /** What the sources said since the last look counts: a failure asked about right after its inventory ended. */
+  function lookNow() {
+    if (started && observedAt !== clock.monotonic()) observe();
+  }
+
+  /** The phone's state at the last look. Only the daemon's clock runs: a one-shot command says nothing of a phone's state now. */
+  function stateOf(udid: string) {
     if (!started) return undefined;
-    // What the sources said since the last look counts: a failure asked about right after its inventory ended.
-    if (observedAt !== clock.monotonic()) observe();
     const subject = inService.phones.get(udid);
     if (!subject) return undefined;
     const { track } = subject;
@@ -374,5 +382,5 @@ export function availability(ctx: FeatureContext) {
   const stored = file?.load();
   if (stored) restore(stored);
   shared.of(PHONE_STATE, () => ({ now: stateNow }));
-  return { clock: inService, start, stop, hear, now: stateNow, annotated, answered, wallOf };
+  return { clock: inService, start, stop, hear, lookNow, stateOf, annotated, answered, wallOf };
 }

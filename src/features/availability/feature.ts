@@ -32,14 +32,12 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
       const cell = subject && dayCell(lastDay(a.clock, subject, clock.wall(), clock.monotonic()));
       return cell === undefined ? {} : { inService24h: cell };
     },
-    // The state each phone is in now and what its being out is blamed on: `list --json`, its series, the page.
-    fields: () => [
-      {
-        key: 'inService',
-        place: { after: 'up' },
-        value: (s) => a.now(s.info.udid),
-      },
-    ],
+    // The state each phone is in now and what its being out is blamed on: `list --json`, its series, the page. The rows
+    // of one view read one look: the phones' states at one instant, and one look for 200 phones, not one each.
+    fields: () => {
+      a.lookNow();
+      return [{ key: 'inService', place: { after: 'up' }, value: (s) => a.stateOf(s.info.udid) }];
+    },
     gauges: () => [
       {
         name: 'device_agent_device_service_state',
