@@ -21,7 +21,7 @@ describe('the in-service states of one view', () => {
       monotonic: () => virtual.monotonic() + (ticks += 0.001),
       wall: () => virtual.wall(),
       random: virtual.random,
-      setTimer: (fn, ms, options) => virtual.setTimer(fn, ms, options),
+      setTimer: (fn, ms) => virtual.setTimer(fn, ms),
     };
     const registry = new DeviceRegistry();
     const f = availabilityFeature(featureContext({ clock, registry }));
