@@ -337,11 +337,25 @@ export class AdbServer {
     return this.waitForStates(new Map([[serial, state]]), timeoutMs);
   }
 
+  /**
+   * Poll `adb devices` until every serial is in its state. A server that
+   * died on its own meanwhile is started again with its phones (revive),
+   * once or twice: a test's set-up waits here after connecting its phones,
+   * when Debian's adb dies most (CI at f5a17de9: SIGSEGV in wear.e2e's
+   * beforeAll), and a hook is not retried as a test is (HARNESS_ADB_DIED).
+   */
   async waitForStates(expected: Map<string, DeviceState>, timeoutMs = 10_000): Promise<number> {
     const started = Date.now();
     let last: DeviceEntry[];
-    for (;;) {
-      last = await this.devices();
+    for (let revived = 0; ;) {
+      try {
+        last = await this.devices();
+      } catch (error) {
+        if (this.crash === undefined || this.running || !live.has(this) || revived++ >= 2) throw error;
+        process.stderr.write(`AdbServer: ${this.crash} while waiting for its phones; starting it again on port ${this.port}\n`);
+        await this.revive();
+        continue;
+      }
       const states = new Map(last.map((entry) => [entry.serial, entry.state]));
       let done = true;
       for (const [serial, state] of expected) {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AdbServer } from '../sim/adb-server.js';
+import { loadProfile, withSerial } from '../sim/profile.js';
+import { SimDevice } from '../sim/sim-device.js';
 
 // The whole chain, as CI39 needed it: a file-scoped adb server dies on its
 // own in a test's first attempt; the e2e project's retry (HARNESS_ADB_DIED,
@@ -27,4 +29,18 @@ it('a test whose file-scoped adb server died on its own runs again against that 
   }
   expect(attempts).toBe(2);
   expect(await adb.devices()).toEqual([]);
+});
+
+it('a set-up waiting for its phones meets the server started again with them when it dies on its own, as a hook is not retried', async () => {
+  const phone = new SimDevice({ profile: withSerial(loadProfile('pixel-8-pro'), 'REVIVE0001') });
+  const port = await phone.start();
+  try {
+    await adb.connect(port);
+    process.kill(adb.pid!, 'SIGKILL');
+    expect(await adb.crashWithin(5_000)).toMatch(/died: SIGKILL/);
+    await adb.waitForStates(new Map([[`127.0.0.1:${port}`, 'device']]), 20_000);
+    expect(adb.running).toBe(true);
+  } finally {
+    await phone.stop();
+  }
 });
