@@ -126,9 +126,11 @@ wait_put() {
 
 # wait_put, where the bed connects the phones to an adb server systemd runs: Debian's adb aborted in CI while the
 # bed connected them ("fdevent_epoll.cpp:88] failed to unregister fd ... Bad file descriptor", SIGABRT: the systemd
-# check at a8a583c, the rollout's host 1 at b4bafe9). systemd restarted it, and a restarted adb forgets phones reached
-# with `adb connect`, where USB phones would come back by themselves: so when its unit's automatic restarts grow, the
-# check says so and the bed connects them again. A restart the check makes itself (systemctl restart) does not count.
+# check at a8a583c, the rollout's host 1 at b4bafe9 and again at f5a17de9). systemd restarted it, and a restarted adb
+# forgets phones reached with `adb connect`, where USB phones would come back by themselves: so when the bed finds one
+# of its phones unlisted (its /ready), the bed connects them again, and when the unit's automatic restarts grew, the
+# check says so. Not by the restarts alone: at f5a17de9 adb aborted before the wait began, so the count it started
+# from already held that restart and the phones stayed away. Every caller waits for all the bed's phones.
 # The script defines adb_restarts (the unit's NRestarts), adb_last_words and bed_phones (the serials).
 wait_phones() {
   local since=$1 predicate=$2 timeout=$3 end=$((SECONDS + $3)) seen found
@@ -138,11 +140,13 @@ wait_phones() {
       printf '%s\n' "$found"
       return 0
     fi
+    bed GET /ready >/dev/null 2>&1 && continue
     if [ "$(adb_restarts)" != "$seen" ]; then
       seen=$(adb_restarts)
-      echo "note: the adb server stopped and systemd restarted it (NRestarts $seen; its last lines: $(adb_last_words)); the bed connects its phones again" >&2
-      bed POST "/connect?serials=$(bed_phones)" >/dev/null || true
+      echo "note: the adb server stopped and systemd restarted it (NRestarts $seen; its last lines: $(adb_last_words))" >&2
     fi
+    echo "note: adb does not list every phone of the bed; the bed connects them again" >&2
+    bed POST "/connect?serials=$(bed_phones)" >/dev/null || true
   done
   return 1
 }
