@@ -90,6 +90,11 @@ export interface DeviceSource extends EventEmitter<SourceEvents> {
    * carries it (src/report/reporter.ts).
    */
   readonly answered?: boolean;
+  /**
+   * Whether it lists a device that has not said who it is yet (a network phone before its first answer on the
+   * connection): until it does, any device of the platform it does not list may be that one, and is not called gone.
+   */
+  readonly naming?: boolean;
   readonly lastError?: string;
   /** The devices as the source says them: the inventories the request asks for, every record described from what is known. */
   collect(request: CollectRequest): Promise<SourceDevice[]>;

@@ -104,7 +104,9 @@ export class Reporter {
       const source = this.sourceOf(udid);
       return source !== undefined && !(source.answered ?? source.listed);
     };
-    const absentIsGone = (udid: string) => answeredAll && !unheard(udid) && deps.unplugged.absentIsGone(udid, complete);
+    // As a source that did not answer: one listing a device it cannot name yet lets no device be called gone.
+    const nothingGone = !answeredAll || deps.sources.some((s) => s.naming);
+    const absentIsGone = (udid: string) => !nothingGone && !unheard(udid) && deps.unplugged.absentIsGone(udid, complete);
     oweAll(deps.features, { absentIsGone, listed: (udid) => listed.has(udid) });
     const failedNow = new Map(deps.sources.flatMap((s, i) => (runs[i]!.run.ok ? [] : [[s, runs[i]!.error] as const])));
     // Carried: a phone whose source has not answered since the start or fails now, and one already carried while the
@@ -140,7 +142,7 @@ export class Reporter {
     // The device part of a report's time, apart from the Machine stats and the PUT: `npm run bench` reads it.
     deps.logger.debug({ devices: devices.length, ms: Math.round(deps.clock.monotonic() - t0) }, 'inventory collected');
     const unseen = new Set(kept.filter((c) => c.reason.kind === UNLISTED.kind).map((c) => c.info.udid));
-    return { devices, answered: answeredAll, unseen };
+    return { devices, answered: answeredAll, nothingGone, unseen };
   }
 
   /** The source of a device the cloud was told of, by its platform's name; none when its platform runs no source now. */
@@ -171,15 +173,15 @@ export class Reporter {
 
   /** The body a report would carry now (a dry run sends none), whether its listing is complete, and whether every source answered. */
   async compose(plan: ReportPlan) {
-    const [{ devices, answered, unseen }, machine] = await Promise.all([
+    const [{ devices, answered, nothingGone, unseen }, machine] = await Promise.all([
       this.collect(plan.request, plan.complete),
       this.while('machine', this.deps.machine.collect()),
     ]);
-    // A source that did not answer lists nothing: none of its devices is gone.
-    const complete = plan.complete && answered;
+    // A source that did not answer lists nothing, one that cannot name a device lists no one for sure: none is gone.
+    const complete = plan.complete && !nothingGone;
     if (complete) this.hidden.listed(devices);
     return {
-      body: composeBody({ nodeId: this.deps.nodeId, machine }, devices, this.deps.unplugged, complete, !answered, unseen),
+      body: composeBody({ nodeId: this.deps.nodeId, machine }, devices, this.deps.unplugged, complete, nothingGone, unseen),
       complete,
       answered,
     };

@@ -108,4 +108,47 @@ describe('the start report tells the truth', () => {
     for (const r of cloud.putRequests().filter((p) => p.receivedAt >= t0)) expect(statuses(r).filter((s) => /^NOADB00[12]:UNPLUGGED$/.test(s))).toEqual([]);
     expect(second.child.exitCode).toBeNull();
   }, 150_000);
+
+  // A network phone's udid is its own word: until its first inventory gives it (the properties it gives first), a listed
+  // HOST:PORT may be any phone the cloud was told of. On a loaded host that word came after adb's list settled, and
+  // the report called the phone at that address gone (CI at f5a17de9: NOADB002 UNPLUGGED while adb listed it). Here its
+  // every shell answer is 14 s late, past the settle's 10 s.
+  it('a network phone adb lists that has not said who it is when the list settles keeps the phones the cloud holds from being called gone', async () => {
+    const [quick, slow] = [await bed.plug('NAMED0001'), await bed.plug('NAMED0002')];
+    const extra = { DEVICE_AGENT_STATE_DIR: `/tmp/da-start-unnamed-${process.pid}`, DEVICE_AGENT_SCHEDULE: '0 0 * * *' };
+    const first = bed.run(extra);
+    await cloud.waitForPut((r) => devicesOf(r).length === 2, 20_000);
+    await first.stop('SIGTERM');
+    await adb.restart({ reconnect: false });
+    slow.options.delayMs = 14_000;
+    const t0 = Date.now();
+    bed.run(extra);
+    await adb.connect(quick.port);
+    await adb.connect(slow.port);
+    const statuses = (r: ReturnType<typeof cloud.putRequests>[number]) => devicesOf(r).map((d) => `${d.udid}:${d.status}`);
+    await cloud.waitForPut((r) => r.receivedAt >= t0 && statuses(r).includes('NAMED0002:AVAILABLE'), 60_000);
+    for (const r of cloud.putRequests().filter((p) => p.receivedAt >= t0)) expect(statuses(r)).not.toContain('NAMED0002:UNPLUGGED');
+  }, 120_000);
+
+  // The bound of that hold: a phone whose first inventory fails (here a wedged adbd, listed and never answering) names
+  // no one, and the phone the cloud holds that adb no longer lists goes UNPLUGGED once the inventory's timeout passes,
+  // here 13 s, after the list settled (10 s), as the default 20 s is.
+  it('a listed network phone that never says who it is holds no gone phone past its first inventory', async () => {
+    const gone = await bed.plug('GONE00001');
+    const extra = {
+      DEVICE_AGENT_STATE_DIR: `/tmp/da-start-unnamed-bound-${process.pid}`,
+      DEVICE_AGENT_SCHEDULE: '0 0 * * *',
+      DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '13',
+    };
+    const first = bed.run(extra);
+    await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'GONE00001'), 20_000);
+    await first.stop('SIGTERM');
+    await adb.restart({ reconnect: false });
+    await gone.stop();
+    await bed.plug('WEDGED001', { wedged: true });
+    const t0 = Date.now();
+    bed.run(extra);
+    const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'GONE00001' && d.status === 'UNPLUGGED'), 60_000);
+    expect(put).toBeDefined();
+  }, 120_000);
 });

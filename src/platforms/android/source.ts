@@ -12,7 +12,8 @@ import { keptByUdid } from './inventory/dedupe.js';
 import { InventoryRunner, type InventoryRunnerOptions } from './inventory/runner.js';
 import { IdentityConflicts } from './identity-conflicts.js';
 import { claimOf, conflictsOf } from '../../devices/claims.js';
-import { REMEMBER_MS } from './remembered.js';
+import { REMEMBER_MS, REMEMBERED } from './remembered.js';
+import { isTcpSerial } from '../../util/tcp-serial.js';
 import { Describer } from './describe.js';
 import { MdnsFinder } from './mdns-finder.js';
 import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
@@ -73,6 +74,13 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
 
   get listed() {
     return this.watcher?.listed ?? this.listedOnce;
+  }
+
+  /** A ready network phone whose first inventory has neither given its udid nor failed: bounded by the inventory's timeout. */
+  get naming() {
+    return this.o.registry
+      .list(PLATFORM)
+      .some((r) => r.state === READY && r.udid === undefined && r.failures === 0 && isTcpSerial(r.serial) && !this.o.registry.facet(REMEMBERED).get(r.key));
   }
 
   private get alive() {
