@@ -30,12 +30,13 @@ function adbVersion(port: number): Promise<string | undefined> {
     socket.on('data', (chunk) => (reply += chunk.toString('latin1')));
     socket.on('error', () => done(undefined));
     socket.on('close', () => done(reply.startsWith('OKAY') ? reply.slice(4) : undefined));
-    socket.setTimeout(5_000, () => socket.destroy());
+    socket.setTimeout(2_000, () => socket.destroy());
   });
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, tries = 100): Promise<T | undefined> {
-  for (let i = 0; i < tries; i++) {
+/** Asks until `probe` answers, for at most 15 s: a step that never comes fails its own expect, not the test's timeout (CI at 1d2f2dfc: 60 s, no step named). */
+async function until<T>(probe: () => Promise<T | undefined>, ms = 15_000): Promise<T | undefined> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 200));
@@ -128,11 +129,17 @@ describe('container entrypoint', () => {
     groups.push(child.pid);
 
     const version = await until(() => adbVersion(port));
-    expect(version).toMatch(/^[0-9a-f]{8}$/);
+    expect(version ?? 'none', `no adb server answered on port ${port}`).toMatch(/^[0-9a-f]{8}$/);
 
-    await new Promise<void>((done) => execFile(adb, ['-P', String(port), 'kill-server'], { env: { ...process.env, HOME: dir } }, () => done()));
-    expect(await until(async () => ((await adbVersion(port)) === undefined ? true : undefined))).toBe(true);
-    expect(await until(() => adbVersion(port))).toBe(version);
+    const killed = await new Promise<string>((done) =>
+      execFile(adb, ['-P', String(port), 'kill-server'], { env: { ...process.env, HOME: dir }, timeout: 10_000 }, (error) =>
+        done(error ? String(error) : 'ok'),
+      ),
+    );
+    expect(await until(async () => ((await adbVersion(port)) === undefined ? true : undefined)), `the server still answers after kill-server (${killed})`).toBe(
+      true,
+    );
+    expect(await until(() => adbVersion(port)), 'the entrypoint did not start the server again').toBe(version);
   });
 
   it("wraps adb's own log lines as JSON lines", async () => {
