@@ -151,4 +151,47 @@ describe('the start report tells the truth', () => {
     const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'GONE00001' && d.status === 'UNPLUGGED'), 60_000);
     expect(put).toBeDefined();
   }, 120_000);
+
+  // The same bound when that phone's connection drops and comes back faster than its inventory's timeout (a phone on a
+  // poor Wi-Fi): each new connection is a new first inventory, and none of them ever fails. The hold is what adb lists
+  // at the report's instant, so the report a drop brings finds no unnamed phone and ends it once the list has settled.
+  // With a hold that outlived the connection (kept per address), no UNPLUGGED came in 60 s.
+  it('a network phone that never says who it is and reconnects faster than its inventory times out holds no gone phone past that timeout', async () => {
+    const gone = await bed.plug('GONE00002');
+    const extra = {
+      DEVICE_AGENT_STATE_DIR: `/tmp/da-start-unnamed-flap-${process.pid}`,
+      DEVICE_AGENT_SCHEDULE: '*/5 * * * * *',
+      DEVICE_AGENT_PROBE_TIMEOUT_SECONDS: '13',
+    };
+    const first = bed.run(extra);
+    await cloud.waitForPut((r) => devicesOf(r).some((d) => d.udid === 'GONE00002'), 20_000);
+    await first.stop('SIGTERM');
+    await adb.restart({ reconnect: false });
+    await gone.stop();
+    const flapper = await bed.plug('WEDGED002', { wedged: true });
+    const t0 = Date.now();
+    bed.run(extra);
+    // The connection drops after a report and comes back after the next (the one its drop brings), each time long
+    // before the inventory's 13 s.
+    let flapping = true;
+    let seen = t0;
+    const next = async () => {
+      const put = await cloud.waitForPut((r) => r.receivedAt > seen, 6_000).catch(() => undefined);
+      seen = put?.receivedAt ?? seen;
+      return flapping;
+    };
+    const flaps = (async () => {
+      while (await next()) {
+        await adb.disconnect(flapper.port).catch(() => undefined);
+        if (await next()) await adb.connect(flapper.port).catch(() => undefined);
+      }
+    })();
+    try {
+      const put = await cloud.waitForPut((r) => r.receivedAt >= t0 && devicesOf(r).some((d) => d.udid === 'GONE00002' && d.status === 'UNPLUGGED'), 60_000);
+      expect(put.receivedAt - t0).toBeLessThan(45_000);
+    } finally {
+      flapping = false;
+      await flaps;
+    }
+  }, 120_000);
 });
