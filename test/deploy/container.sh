@@ -150,6 +150,9 @@ ports=$("$node" --input-type=module -e "
   for (let i = 0; i < 8; i++) ports.push(await freePort());
   console.log(ports.join(' '));") || fail "no free ports below the ephemeral range"
 read -r cloud_port control_port adb_port status_port host_adb_port host_status_port hub_status_port relay_port <<<"$ports"
+# Not drawn again by the beds this check starts, which draw their phones' ports from the same slice: a phone took the
+# control port a bed was about to listen on once, between two beds (CI at 51586f49).
+export DEVICE_AGENT_TEST_RESERVED_PORTS=${ports// /,}
 # lib.sh's bed and wait_put: the bed runs here.
 bed_port=$control_port
 bed_node() { "$node" -e "$1"; }

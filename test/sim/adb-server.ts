@@ -48,18 +48,15 @@ const SLICES = 4;
  * request reset, then refused), when both drew from the whole range.
  */
 export async function freePort(): Promise<number> {
-  let low = 32768;
-  try {
-    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
-  } catch {
-    // Not Linux: the usual start of the range.
-  }
-  const top = Math.max(1100, low - 1);
-  const bottom = Math.max(1025, top - 10_000);
-  const size = Math.floor((top - bottom) / SLICES);
-  const from = bottom + ((Number(process.env.VITEST_POOL_ID) || 0) % SLICES) * size;
+  const { from, size } = portSlice();
+  // Ports the process that started this one drew for others to listen on later (DEVICE_AGENT_TEST_RESERVED_PORTS,
+  // comma-separated): test/deploy/container.sh draws its eight at once, and a bed it starts drew its own phones' ports
+  // from the same slice. One phone took the control port the bed was about to listen on (CI at 51586f49: the bed died
+  // of EADDRINUSE, and with it the check's cloud).
+  const reserved = new Set((process.env.DEVICE_AGENT_TEST_RESERVED_PORTS ?? '').split(',').filter(Boolean).map(Number));
   for (let attempt = 0; ; attempt++) {
     const port = from + Math.floor(Math.random() * size);
+    if (reserved.has(port)) continue;
     // A slice used up (thousands of ports in one process) may hand out a port again rather than fail.
     if (handedOut.has(port) && attempt < 10 * size) continue;
     const server = net.createServer();
@@ -74,6 +71,20 @@ export async function freePort(): Promise<number> {
     }
     if (attempt > 10 * size + 100) throw new Error('no free port below the ephemeral range');
   }
+}
+
+/** This process's slice of the ports below the kernel's ephemeral range. */
+export function portSlice() {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the usual start of the range.
+  }
+  const top = Math.max(1100, low - 1);
+  const bottom = Math.max(1025, top - 10_000);
+  const size = Math.floor((top - bottom) / SLICES);
+  return { from: bottom + ((Number(process.env.VITEST_POOL_ID) || 0) % SLICES) * size, size };
 }
 
 /** Servers started and not stopped, so a test's set-up can start again one that died on its own (reviveCrashed). */
