@@ -338,16 +338,30 @@ never_gone() { # h
 say "fresh install of $N, all hosts in one batch"
 t0=$(host_ms 1)
 playbook fresh -e "device_agent_version=$N" -e device_agent_batch=3 || fail "the fresh install failed: $(tail -30 "$run/ansible-fresh.log")"
-down_named fresh
+# Debian's adb dies now and then (SIGSEGV, an epoll abort), and the server
+# systemd starts again does not know the phones the bed reached with `adb
+# connect`: host 2's doctor then truly says adb lists none, and its summary
+# cannot name the unauthorized phone (CI at 51a4a70e). Its phones connected
+# again, a second run, which changes nothing, gives the summary to read.
+fresh=fresh
+bed_host=2
+if [ "$(adb_restarts)" != 0 ]; then
+  echo "note: host 2's adb server died during the fresh install and systemd restarted it ($(adb_last_words)); its phones are connected again and the run repeated for the summary" >&2
+  bed POST "/connect?serials=$(bed_phones)" >/dev/null || true
+  for _ in $(seq 1 30); do bed GET /ready >/dev/null 2>&1 && break; sleep 1; done
+  fresh=fresh-again
+  playbook "$fresh" -e "device_agent_version=$N" -e device_agent_batch=3 || fail "the fresh install's second run failed: $(tail -30 "$run/ansible-$fresh.log")"
+fi
+down_named "$fresh"
 for h in "${hosts[@]}"; do
-  summary_of fresh "lab-host-$h" | has "^lab-host-$h: runs $N, checked" || fail "the summary says: $(summary_of fresh "lab-host-$h")"
+  summary_of "$fresh" "lab-host-$h" | has "^lab-host-$h: runs $N, checked" || fail "the summary says: $(summary_of "$fresh" "lab-host-$h")"
   check_host "$h" "$N" "$t0" "fresh install"
   [ "$(in_host "$h" stat -c '%a %U' /etc/device-agent/api-key)" = "600 root" ] || fail "host $h: the key file is not 0600 root"
   in_host "$h" systemctl cat device-agent | has '^LoadCredential=api-key:/etc/device-agent/api-key' || fail "host $h: no api-key credential"
   adb_pid[$h]=$(unit "$h" device-agent-adb MainPID)
 done
 pass "all 3 hosts run $N and reported it with their phones (nodes ${node_id[1]}, ${node_id[2]}, ${node_id[3]})"
-pass "lab-host-4, down, left out and named; host 2's unauthorized phone a warning of its doctor, named in the summary: $(summary_of fresh lab-host-2)"
+pass "lab-host-4, down, left out and named; host 2's unauthorized phone a warning of its doctor, named in the summary: $(summary_of "$fresh" lab-host-2)"
 
 say "lintian, started after the build"
 await_packages "$out" lintian "$packer"
