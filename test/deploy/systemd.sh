@@ -832,13 +832,17 @@ repository_faults() {
   mv "$variants/changed/dists/stable/InRelease.new" "$variants/changed/dists/stable/InRelease"
   cmp -s "$good/dists/stable/InRelease" "$variants/changed/dists/stable/InRelease" && fail "the InRelease was not changed"
   # Signed by the lab's key once it expired: a key made and used in 2020 (faketime), valid one year.
+  # libfaketime preloaded, not its faketime wrapper, which gives up when a killed process left its
+  # pid's /dev/shm/sem.faketime_sem_<pid> behind (test/support/faketime.ts says why).
+  local libfaketime
+  libfaketime=$(ls /usr/lib/*/faketime/libfaketime.so.1 | head -n 1)
   export GNUPGHOME=$out/keys/expired
   install -d -m 0700 "$GNUPGHOME"
-  faketime '2020-01-01 12:00:00' gpg --batch --passphrase '' --quick-gen-key 'device-agent packages (Expired Lab)' rsa2048 sign 1y 2>>"$out/keys.log"
+  LD_PRELOAD=$libfaketime FAKETIME='@2020-01-01 12:00:00' gpg --batch --passphrase '' --quick-gen-key 'device-agent packages (Expired Lab)' rsa2048 sign 1y 2>>"$out/keys.log"
   expired_fpr=$(gpg --batch --with-colons --list-secret-keys 2>>"$out/keys.log" | awk -F: '$1 == "fpr" { print $10; exit }')
   cp -al "$good" "$variants/expired"
   rm "$variants/expired/dists/stable/InRelease" "$variants/expired/dists/stable/Release.gpg"
-  faketime '2020-06-01 12:00:00' gpg --batch --local-user "$expired_fpr" --clearsign -o "$variants/expired/dists/stable/InRelease" "$good/dists/stable/Release" 2>>"$out/keys.log"
+  LD_PRELOAD=$libfaketime FAKETIME='@2020-06-01 12:00:00' gpg --batch --local-user "$expired_fpr" --clearsign -o "$variants/expired/dists/stable/InRelease" "$good/dists/stable/Release" 2>>"$out/keys.log"
   gpg --batch --export "$expired_fpr" >"$out/keys/expired.gpg" 2>>"$out/keys.log"
   GNUPGHOME=$out/keys/expired gpgconf --kill all
   unset GNUPGHOME

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { DaemonBed } from './daemon-bed.js';
-import { steppedClockEnv } from './faketime.js';
+import { steppedClockEnv } from '../support/faketime.js';
 import { waitFor } from '../support/wait.js';
 
 // adb authorization that lapses, across restarts, on a wall clock stepped

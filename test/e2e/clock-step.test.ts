@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DaemonBed } from './daemon-bed.js';
-import { steppedClockEnv } from './faketime.js';
+import { steppedClockEnv } from '../support/faketime.js';
 import { waitFor } from '../support/wait.js';
 
 // The wall clock steps while the daemon runs (an NTP step, suspend and

@@ -6,7 +6,7 @@ import type { RecordedRequest } from '../cloud-double/cloud-double.js';
 import { loadProfile, withProps, withSerial, type Profile } from '../sim/profile.js';
 import type { SimDevice } from '../sim/sim-device.js';
 import { DaemonBed } from './daemon-bed.js';
-import { steppedClockEnv } from './faketime.js';
+import { steppedClockEnv } from '../support/faketime.js';
 import { sleep } from '../support/wait.js';
 
 // Freshness of the tiered inventory, end to end: `device-agent run` against

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startingAtEnv } from '../support/faketime.js';
 import { systemTool } from '../support/system-tool.js';
 
 // The lab's apt repository (docs/install/repository.md), as a host's apt
@@ -38,7 +39,7 @@ async function makeKey(name: string, faketime?: string): Promise<{ home: string;
   const home = join(scratch, 'keys', name);
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const gen = ['gpg', '--batch', '--passphrase', '', '--quick-gen-key', `device-agent packages (${name})`, 'ed25519', 'sign', '1y'];
-  const made = faketime ? await sh('faketime', [faketime, ...gen], { GNUPGHOME: home }) : await sh(gen[0]!, gen.slice(1), { GNUPGHOME: home });
+  const made = await sh(gen[0]!, gen.slice(1), { GNUPGHOME: home, ...(faketime ? startingAtEnv(faketime) : {}) });
   expect(made.code, made.out).toBe(0);
   const { out } = await sh('gpg', ['--batch', '--with-colons', '--list-secret-keys'], { GNUPGHOME: home });
   return { home, fpr: /^fpr:+([0-9A-F]{40}):/m.exec(out)![1]! };
@@ -193,20 +194,11 @@ describe('the lab repository, as apt reads it', () => {
     rmSync(join(dir, 'dists/stable/InRelease'));
     rmSync(join(dir, 'dists/stable/Release.gpg'));
     const signed = await sh(
-      'faketime',
-      [
-        '2020-06-01 12:00:00',
-        'gpg',
-        '--batch',
-        '--local-user',
-        expired.fpr,
-        '--clearsign',
-        '-o',
-        join(dir, 'dists/stable/InRelease'),
-        join(dir, 'dists/stable/Release'),
-      ],
+      'gpg',
+      ['--batch', '--local-user', expired.fpr, '--clearsign', '-o', join(dir, 'dists/stable/InRelease'), join(dir, 'dists/stable/Release')],
       {
         GNUPGHOME: expired.home,
+        ...startingAtEnv('2020-06-01 12:00:00'),
       },
     );
     expect(signed.code, signed.out).toBe(0);
