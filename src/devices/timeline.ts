@@ -65,6 +65,8 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
   private told = new Map<string, DeviceInfo>();
   /** The udids told only by an earlier run: the cloud's word on them is not this run's yet. */
   private readonly seeded = new Set<string>();
+  /** The udids the last delivered report carried: the cloud holds one it left out offline (its node stopped reporting it). */
+  private carried = new Set<string>();
   private refusedNow = new Map<string, string>();
   private readonly verdicts = new Map<string, Map<string, Owned>>();
   /** A verdict changed since a report last folded them: the change a report already carries wakes no other. */
@@ -116,7 +118,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
       this.seeded.delete(d.udid);
     }
     for (const udid of this.seeded) if (!this.told.has(udid)) this.seeded.delete(udid);
-    const carried = new Set(devices.map((d) => d.udid));
+    const carried = (this.carried = new Set(devices.map((d) => d.udid)));
     this.refusedNow = new Map(refused.filter((f) => carried.has(f.udid)).map((f) => [f.udid, f.message]));
     const changed = devices.flatMap(({ udid, status }) => {
       const no = this.refusedNow.get(udid);
@@ -150,9 +152,12 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
     return this.told.get(udid);
   }
 
-  /** The status a report of this run told the cloud of the phone, UNPLUGGED included; undefined before one did. */
+  /**
+   * The status the cloud shows of the phone: what the last delivered report told it, UNPLUGGED included; undefined when that
+   * report left it out (a list not complete yet keeps its record here, but the cloud holds it offline) or before one told it.
+   */
   storedStatus(udid: string): string | undefined {
-    return this.seeded.has(udid) ? undefined : this.told.get(udid)?.status;
+    return this.carried.has(udid) ? this.told.get(udid)?.status : undefined;
   }
 
   /** The devices the cloud holds present: the last word on each was not UNPLUGGED. */
