@@ -42,7 +42,8 @@ import { sleep } from '../support/wait.js';
 // 250 ms, and at the end holds the agent's own count (its availability.json,
 // written at its stop) against it, per phone and for the host; the control
 // group, which the soak never faults, is never quarantined.
-// CHAOS_SECONDS and CHAOS_SEED change the run.
+// CHAOS_SECONDS and CHAOS_SEED change the run; CHAOS_DUMP names a file for the run's record (the truth's and the page's
+// samples, every PUT with its answer and each phone's status in it, the agent's lines), to see where a failing run parted.
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
 // In CI, from the code as the property tests' (vitest.config.ts): the same code, the same sequence of actions.
@@ -476,7 +477,7 @@ describe('chaos soak', () => {
 
       const t0 = Date.now();
       const did = (serial: string, what: string) => history.set(serial, [...(history.get(serial) ?? []), `${what} +${Date.now() - t0} ms`]);
-      const restarts: number[] = [];
+      const restarts: Array<number | string> = [];
       const end = t0 + SECONDS * 1000;
       let nextRestart = t0 + 30_000;
       let nextHealth = t0;
@@ -514,9 +515,14 @@ describe('chaos soak', () => {
           const before = life.at(-1)?.of;
           if (before) life.push({ at: Date.now(), of: new Map([...before].map(([serial, cause]) => [serial, lostToRestart.has(serial) ? 'adb' : cause])) });
           await adb.restart({ reconnect: false });
+          // The new server is up: from here each phone is back for adb when it lists it ready, though connecting
+          // all of them takes seconds on a loaded machine (8.7 s once in CI). A truth that waited for the last
+          // kept a phone listed early out on adb, which the agent then rightly counted as what came next (the cloud's).
+          restarting = false;
+          const up = Date.now() - t0;
           // adb 29 forgets connected devices on a restart: connect the plugged ones again.
           for (const [serial, d] of plugged) if (!debugOff.has(serial)) await adb.connect(d.port, { wait: false }).catch(() => undefined);
-          restarting = false;
+          restarts[restarts.length - 1] = `+${restarts.at(-1)} ms, up at +${up}, all connected at +${Date.now() - t0}`;
           continue;
         }
         const r = random();
@@ -754,9 +760,31 @@ describe('chaos soak', () => {
 
       // In-service time against the truth. Stopped, the agent writes what it counted of each phone (availability.json):
       // its seconds by state and layer, up to creditedAt, from the moment it first saw the phone.
+      const phonesDump: Record<string, unknown> = {};
+      if (process.env.CHAOS_DUMP)
+        for (const u of [...plugged.keys(), ...unplugged.keys()]) phonesDump[u] = await get(`/api/phone?udid=${u}`).then((r) => r.text, String);
       await agent.stop('SIGTERM');
       living = false;
       await sampleLife();
+      if (process.env.CHAOS_DUMP)
+        writeFileSync(
+          process.env.CHAOS_DUMP,
+          JSON.stringify({
+            t0,
+            phonesDump,
+            logs: agent.logs(),
+            life: life.map((l) => ({ at: l.at, of: Object.fromEntries(l.of) })),
+            shown: shown.map((l) => ({ at: l.at, of: Object.fromEntries(l.of) })),
+            puts: cloud
+              .putRequests()
+              .map((r) => ({
+                receivedAt: r.receivedAt,
+                decidedAt: r.decidedAt,
+                answer: r.answer,
+                devices: ((r.body as { devices?: Array<{ udid: string; status: string; isOnline?: boolean }> })?.devices ?? []).map((d) => [d.udid, d.status]),
+              })),
+          }),
+        );
       const kept = clockFrom(readFileSync(join(stateDir, AVAILABILITY_FILE), 'utf8'));
       expect(kept).toBeDefined();
       // Scored twice: every phone, and the phones the soak never wedged. A wedged shell is seen only by the phone's next
