@@ -5,7 +5,7 @@ import { Timeline } from '../devices/timeline.js';
 /**
  * Which devices are owed an UNPLUGGED record: a device the cloud holds present (the timeline's word, its one store) that
  * disappears is reported once with status UNPLUGGED and then left out. An UNPLUGGED record stays pending until a report
- * carrying it is delivered.
+ * carrying it is delivered, and goes out only while absence can call the device gone.
  */
 export class UnpluggedLedger {
   constructor(private readonly timeline = new Timeline()) {}
@@ -39,7 +39,9 @@ export class UnpluggedLedger {
         this.pending.set(udid, { ...withoutMessage(info), state: 'unplugged', status: STATUS_UNPLUGGED });
       }
     }
-    return [...present, ...this.pending.values()];
+    // A debt from before is said only while absence could call the device gone now: after adb (re)connected it may be
+    // back on its port and off adb, which only a complete list lets the USB layer tell.
+    return [...present, ...[...this.pending.values()].filter((d) => !nothingGone && this.absentIsGone(d.udid, complete))];
   }
 
   /** What an earlier run last told the cloud: those not present at the first report go out UNPLUGGED once. */

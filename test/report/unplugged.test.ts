@@ -82,6 +82,20 @@ describe('UnpluggedLedger', () => {
     expect(ledger.compose([info('A'), info('B')])).toEqual([info('A'), info('B')]);
   });
 
+  it('holds back a debt from before adb (re)connected while absence cannot call the device gone: it may be back on its port, off adb', () => {
+    const ledger = new UnpluggedLedger();
+    ledger.delivered(ledger.compose([info('A'), info('B')]));
+    // B is unplugged; the report that says so does not reach the cloud.
+    expect(ledger.compose([info('A')]).map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
+    // adb restarts, B is plugged again and its debugging goes off before any report saw it (the chaos soak's seed 18):
+    // nothing can tell yet that B is gone.
+    ledger.sourceConnected();
+    expect(ledger.compose([info('A')], false).map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE']);
+    expect(ledger.compose([info('A')], true, true).map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE']);
+    // adb's list is complete and B is not on it: still owed.
+    expect(ledger.compose([info('A')]).map((d) => `${d.udid}:${d.status}`)).toEqual(['A:AVAILABLE', 'B:UNPLUGGED']);
+  });
+
   it('drops the message of a device that was not ready', () => {
     const ledger = new UnpluggedLedger();
     ledger.delivered(ledger.compose([info('A', { state: 'unauthorized', status: 'UNAVAILABLE', message: 'accept the prompt' })]));
