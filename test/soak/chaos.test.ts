@@ -775,14 +775,12 @@ describe('chaos soak', () => {
             logs: agent.logs(),
             life: life.map((l) => ({ at: l.at, of: Object.fromEntries(l.of) })),
             shown: shown.map((l) => ({ at: l.at, of: Object.fromEntries(l.of) })),
-            puts: cloud
-              .putRequests()
-              .map((r) => ({
-                receivedAt: r.receivedAt,
-                decidedAt: r.decidedAt,
-                answer: r.answer,
-                devices: ((r.body as { devices?: Array<{ udid: string; status: string; isOnline?: boolean }> })?.devices ?? []).map((d) => [d.udid, d.status]),
-              })),
+            puts: cloud.putRequests().map((r) => ({
+              receivedAt: r.receivedAt,
+              decidedAt: r.decidedAt,
+              answer: r.answer,
+              devices: ((r.body as { devices?: Array<{ udid: string; status: string; isOnline?: boolean }> })?.devices ?? []).map((d) => [d.udid, d.status]),
+            })),
           }),
         );
       const kept = clockFrom(readFileSync(join(stateDir, AVAILABILITY_FILE), 'utf8'));
