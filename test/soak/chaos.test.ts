@@ -364,8 +364,9 @@ function lastWord(puts: readonly RecordedRequest[], at: number): RecordedRequest
  * phone back here (in service, or out only for the cloud's word: 'carry') is out for the cloud while the last report
  * the cloud decided on did not reach it, whenever that report went out: nobody books a phone through a cloud that
  * does not hear the host (docs/operations/availability.md, as the agent counts it and the virtual-time bed's truth
- * in test/features/availability/life.ts). Otherwise a 'carry' second is blamed on what took it out last, and on the
- * phone before anything did (its first report).
+ * in test/features/availability/life.ts). Otherwise a 'carry' second is blamed on what took it out last, the cloud's
+ * deafness included (as that bed's truth blames it: the fault that ended last), and on the phone before anything did
+ * (its first report).
  */
 function lifeOf(serial: string, from: number, to: number): { in: number; out: Map<string, number> } {
   let seconds = 0;
@@ -381,7 +382,8 @@ function lifeOf(serial: string, from: number, to: number): { in: number; out: Ma
     // never answered failed from when it was sent, as the agent counts it.
     if (now === 'in' || now === 'carry') {
       const word = lastWord(puts, at);
-      if (word && !took(word)) now = 'cloud';
+      // Out for that is out for the cloud, and what took the phone out last if it stays out for the cloud's word after.
+      if (word && !took(word)) now = cause = 'cloud';
       else if (now === 'carry') now = cause;
     } else cause = now;
     const start = Math.max(from, at);
