@@ -63,9 +63,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
    * carried it, an UNPLUGGED one included; an earlier run's until then), and the phones the last report had refused.
    */
   private told = new Map<string, DeviceInfo>();
-  /** The udids told only by an earlier run: the cloud's word on them is not this run's yet. */
-  private readonly seeded = new Set<string>();
-  /** The udids the last delivered report carried: the cloud holds one it left out offline (its node stopped reporting it). */
+  /** The udids the last delivered report carried: the cloud holds one it left out offline (its node stopped reporting it), and one only an earlier run told is not this run's word. */
   private carried = new Set<string>();
   private refusedNow = new Map<string, string>();
   private readonly verdicts = new Map<string, Map<string, Owned>>();
@@ -113,11 +111,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
     this.behind = undefined;
     const before = { told: this.told, refused: this.refusedNow };
     this.told = complete ? new Map<string, DeviceInfo>() : new Map(before.told);
-    for (const d of devices) {
-      this.told.set(d.udid, d);
-      this.seeded.delete(d.udid);
-    }
-    for (const udid of this.seeded) if (!this.told.has(udid)) this.seeded.delete(udid);
+    for (const d of devices) this.told.set(d.udid, d);
     const carried = (this.carried = new Set(devices.map((d) => d.udid)));
     this.refusedNow = new Map(refused.filter((f) => carried.has(f.udid)).map((f) => [f.udid, f.message]));
     const changed = devices.flatMap(({ udid, status }) => {
@@ -129,11 +123,7 @@ export class Timeline extends EventEmitter<{ fact: [fact: Fact] }> {
 
   /** What an earlier run last told the cloud, for the devices no report of this run has carried yet. */
   seed(devices: readonly DeviceInfo[]) {
-    for (const d of devices) {
-      if (this.told.has(d.udid)) continue;
-      this.told.set(d.udid, d);
-      this.seeded.add(d.udid);
-    }
+    for (const d of devices) if (!this.told.has(d.udid)) this.told.set(d.udid, d);
   }
 
   /** A report did not reach the cloud. */
