@@ -125,6 +125,8 @@ export class CloudDouble {
   private trickle: { intervalMs: number; chunkBytes: number } | undefined;
   private coding: 'gzip' | 'deflate' | 'br' | undefined;
   private readonly waiters = new Set<() => void>();
+  /** Told at each request the double decides on, as it does: the chaos soak dates its truth by them. */
+  onDecided: ((record: RecordedRequest) => void) | undefined;
   private stopping = new AbortController();
 
   constructor(options: CloudDoubleOptions = {}) {
@@ -426,6 +428,7 @@ export class CloudDouble {
     record.answer = { ...record.answer, ...answer };
     record.decidedAt ??= Date.now();
     for (const waiter of [...this.waiters]) waiter();
+    this.onDecided?.(record);
   }
 
   private applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {

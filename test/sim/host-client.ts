@@ -73,3 +73,32 @@ export function hostRequest(port: number, service: string, options: { timeoutMs?
     socket.on('end', () => tryParse(true));
   });
 }
+
+/**
+ * `host:track-devices`: the whole list at once and again at each change, until the server closes it (it died or
+ * restarted) or `close` is called. `ended` resolves then.
+ */
+export function trackDevices(port: number, onList: (entries: DeviceEntry[]) => void): { close: () => void; ended: Promise<void> } {
+  const socket = net.connect({ host: '127.0.0.1', port });
+  let received = Buffer.alloc(0);
+  let okay = false;
+  socket.on('connect', () => socket.write(encodeRequest('host:track-devices')));
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    if (!okay) {
+      if (received.length < 4) return;
+      if (received.subarray(0, 4).toString('latin1') !== 'OKAY') return void socket.destroy();
+      okay = true;
+      received = received.subarray(4);
+    }
+    while (received.length >= 4) {
+      const length = Number.parseInt(received.subarray(0, 4).toString('latin1'), 16);
+      if (received.length < 4 + length) return;
+      onList(parseDevices(received.subarray(4, 4 + length).toString('utf8')));
+      received = received.subarray(4 + length);
+    }
+  });
+  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.on('error', () => undefined);
+  return { close: () => socket.destroy(), ended };
+}

@@ -7,6 +7,7 @@ import { procSample, parseMetrics } from '../bench/measure.js';
 import { type AgentProcess, daemonEnv, startAgent } from '../e2e/agent-process.js';
 import { AdbProxy } from '../sim/adb-proxy.js';
 import { AdbServer } from '../sim/adb-server.js';
+import { trackDevices } from '../sim/host-client.js';
 import { loadProfile, withProps, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
 import { PROBE_RETRY } from '../../src/timing/planner.js';
@@ -38,8 +39,8 @@ import { sleep } from '../support/wait.js';
 // phone that is gone is shown as present, RSS and descriptors are flat, and
 // no kind of log line came more than 11 times in any minute.
 // In-service time (issue 63): the soak keeps each phone's true life (in
-// service, or out and the layer of the cause it injected), sampled every
-// 250 ms, and at the end holds the agent's own count (its availability.json,
+// service, or out and the layer of the cause it injected), dated as the soak
+// acts, as adb's list changes and as the cloud decides, and at the end holds the agent's own count (its availability.json,
 // written at its stop) against it, per phone and for the host; the control
 // group, which the soak never faults, is never quarantined.
 // CHAOS_SECONDS and CHAOS_SEED change the run; CHAOS_DUMP names a file for the run's record (the truth's and the page's
@@ -124,16 +125,50 @@ let living = true;
  * across a retry (HARNESS_ADB_DIED): the phones, the agent and its quarantines carry over from the first attempt.
  */
 const history = new Map<string, string[]>();
+/** adb's list at the last sample (undefined: adb did not answer), and when it was asked for (wall ms). */
+let listed: Map<string, string> | undefined;
+let listedAt = 0;
+/**
+ * When the soak last took each phone off adb's list or brought it back (a flap, a plug, its debugging, an adb restart):
+ * a list asked for before that does not say it is ready.
+ */
+const touchedAt = new Map<string, number>();
 async function sampleLife(): Promise<void> {
-  const listed = await adb.devices().then(
+  const askedAt = Date.now();
+  const list = await adb.devices().then(
     (es) => new Map(es.map((e) => [e.serial, e.state])),
     () => undefined,
   );
+  // A list the tracker pushed while this one was asked for is newer.
+  if (askedAt > listedAt) [listed, listedAt] = [list, askedAt];
+  recordLife();
+}
+/** adb's list as adb pushes it at each change (host:track-devices, as the agent reads it), opened again after a restart. */
+async function trackLife(): Promise<void> {
+  while (living) {
+    const tracker = trackDevices(adb.port, (es) => {
+      if (!living) return;
+      [listed, listedAt] = [new Map(es.map((e) => [e.serial, e.state])), Date.now()];
+      recordLife();
+    });
+    stopTracking = tracker.close;
+    await tracker.ended;
+    await sleep(100);
+  }
+}
+let stopTracking = (): void => undefined;
+/**
+ * The truth now, from adb's last list and what the soak and the cloud double did since: at each sample, and as the
+ * soak acts and the cloud decides (both in this process, so dated as they happen; a loaded soak samples adb's list
+ * late, 0.85 s apart once, and a truth dated only by the samples was that much behind the cloud's word for every phone).
+ */
+function recordLife(): void {
+  if (listedAt === 0) return;
   const stored = new Map(cloud.devices().map((d) => [d.info.udid, d.isOnline ? d.info.status : 'OFFLINE']));
   const of = new Map<string, string>();
   for (const serial of [...plugged.keys(), ...unplugged.keys()]) {
     const device = plugged.get(serial);
-    const ready = device !== undefined && listed?.get(device.serial) === 'device';
+    const ready = device !== undefined && listedAt > (touchedAt.get(serial) ?? -Infinity) && listed?.get(device.serial) === 'device';
     if (ready && !restarting) lostToRestart.delete(serial);
     if (ready) returning.delete(serial);
     const cause =
@@ -199,6 +234,7 @@ async function plug(serial: string): Promise<void> {
   }
   plugged.set(serial, device);
   returning.set(serial, 'port');
+  touchedAt.set(serial, Date.now());
   proxy.usbPaths.set(device.serial, portOf(serial));
   onPort(serial);
   await adb.connect(device.port, { wait: false }).catch(() => undefined);
@@ -212,6 +248,7 @@ async function unplug(serial: string): Promise<void> {
   unplugged.set(serial, device);
   device.wedge(false);
   wedged.delete(serial);
+  recordLife();
   await device.unplug();
   offPort(serial);
   await adb.disconnect(device.port).catch(() => undefined);
@@ -230,12 +267,14 @@ async function debugging(serial: string, on: boolean): Promise<void> {
   if (on) {
     debugOff.delete(serial);
     returning.set(serial, 'readiness');
+    touchedAt.set(serial, Date.now());
     await device.replug();
     await adb.connect(device.port, { wait: false }).catch(() => undefined);
   } else {
     debugOff.set(serial, Date.now());
     device.wedge(false);
     wedged.delete(serial);
+    recordLife();
     await device.unplug();
     await adb.disconnect(device.port).catch(() => undefined);
   }
@@ -284,8 +323,12 @@ beforeAll(async () => {
   proxy = new AdbProxy({ targetPort: adb.port });
   await proxy.start();
   await cloud.start();
+  cloud.onDecided = () => {
+    if (living) recordLife();
+  };
   for (let i = 0; i < DEVICES; i++) await plug(`CHAOS${String(i).padStart(3, '0')}`);
   await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
+  void trackLife();
   void (async () => {
     while (living) {
       await sampleLife();
@@ -335,6 +378,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   living = false;
+  stopTracking();
   await agent?.stop('SIGKILL').catch(() => undefined);
   for (const d of [...plugged.values(), ...unplugged.values()]) await d.stop();
   await proxy?.stop();
@@ -346,7 +390,8 @@ afterAll(async () => {
 /**
  * How far a control phone's share may be from the truth, over a window of `seconds`: 1 point, and for each adb
  * restart (each takes it out of service briefly) its two edges as each side sees them, 0.25 s apart at most: the
- * agent looks as its adb connection ends and comes back, the soak samples every 250 ms.
+ * agent looks as its adb connection ends and comes back, the soak reads adb's list as adb pushes it (loaded, it may
+ * read it late) and dates the restart as it begins.
  */
 const controlBound = (seconds: number): number => 0.01 + (adbRestarts * 2 * 250) / 1000 / seconds;
 let adbRestarts = 0;
@@ -512,6 +557,7 @@ describe('chaos soak', () => {
           restarting = true;
           adbRestarts++;
           for (const serial of plugged.keys()) if (!debugOff.has(serial)) lostToRestart.add(serial);
+          for (const serial of plugged.keys()) touchedAt.set(serial, Date.now());
           // The truth dates the restart as it begins: the next sample may come only after adb lists a phone again
           // (a loaded machine), and a phone whose restart the samples missed was blamed on what took it out before.
           const before = life.at(-1)?.of;
@@ -538,6 +584,7 @@ describe('chaos soak', () => {
         } else if (r < 0.45) {
           action = 'flap';
           plugged.get(serial)?.disconnect();
+          touchedAt.set(serial, Date.now());
         } else if (r < 0.58) {
           action = 'wedge';
           const on = random() < 0.5;
@@ -573,6 +620,7 @@ describe('chaos soak', () => {
           action = 'quiet';
         }
         counts[action] = (counts[action] ?? 0) + 1;
+        if (living) recordLife();
         if (['plug', 'unplug', 'flap', 'debug-on', 'debug-off'].includes(action)) did(serial, action);
         await sleep(100 + random() * 600);
       }
