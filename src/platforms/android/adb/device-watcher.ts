@@ -4,7 +4,7 @@ import type { EndNote } from '../../../util/reconnects.js';
 import { Watcher, type WatcherOptions } from '../../watcher.js';
 import type { AdbClient, AdbDevice, RawDevice, Tracker } from './client.js';
 import { limited } from '../../../log/limited.js';
-import { AdbUnreachableError } from './errors.js';
+import { AdbUnreachableError, isRefusal } from './errors.js';
 
 export interface DeviceWatcherOptions extends WatcherOptions {
   /** While the adb server refuses device tracking, its device list is read this often (default 2 s). */
@@ -232,11 +232,6 @@ export class DeviceWatcher extends Watcher {
     this.unreachable = err instanceof AdbUnreachableError;
     super.noteError(err);
   }
-}
-
-/** adbkit's FailError: the server answered FAIL with its reason (it was reached, and said no). */
-function isRefusal(err: unknown): err is Error {
-  return err instanceof Error && err.name === 'FailError';
 }
 
 /** A serial and its adb state now; undefined: gone. */

@@ -83,3 +83,8 @@ export function isProtocolError(err: unknown): err is Error {
   const name = (err as { name?: unknown } | null)?.name;
   return name === 'UnexpectedDataError' || name === 'PrematureEOFError';
 }
+
+/** adbkit's FailError: the server answered FAIL with its reason (it was reached, and said no). */
+export function isRefusal(err: unknown): err is Error {
+  return err instanceof Error && err.name === 'FailError';
+}

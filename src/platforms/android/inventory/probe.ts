@@ -1,5 +1,5 @@
 import type { AdbClient } from '../adb/client.js';
-import { ShellCutError, ShellTimeoutError } from '../adb/errors.js';
+import { isRefusal, ShellCutError, ShellTimeoutError } from '../adb/errors.js';
 import type { DeviceInfo } from '../../../cloud/types.js';
 import { assembleDeviceInfo, declaredProps } from './assemble.js';
 import type { Props } from './parsers/getprop.js';
@@ -193,7 +193,8 @@ export class DeviceProber {
       this.counters.bytesRead += result.bytes;
       output = result.output;
     } catch (err) {
-      if (err instanceof ShellCutError && err.reason !== 'truncated') this.cuts.add(serial);
+      // adb refusing the session (offline, closed, not found) says the connection is gone as it is: no hang found late either.
+      if ((err instanceof ShellCutError && err.reason !== 'truncated') || isRefusal(err)) this.cuts.add(serial);
       // The sections the device finished before the cut are still good.
       if (err instanceof ShellTimeoutError && err.partial) cut = { kind: 'timeout' };
       else if (err instanceof ShellCutError && err.partial) cut = { kind: err.reason, detail: err.detail };
