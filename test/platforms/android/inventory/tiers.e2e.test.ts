@@ -243,6 +243,20 @@ describe('tiered inventory through the real adb server', () => {
     expect(p.wasCut(device.serial)).toBe(false);
   });
 
+  it('an inventory asked of a phone the real adb server no longer reaches is refused (FAIL), and that is a cut too', async () => {
+    const device = await plug(withSerial(base, 'REFUSED001'));
+    await device.unplug();
+    // The real server's word on a connection that is gone: offline while it retries, then not found.
+    await vi.waitFor(async () => expect(['offline', 'absent']).toContain(await adb.state(device.serial)), { timeout: 20_000, interval: 100 });
+    const p = prober();
+    const failure = await p.probe(device.serial, 'device').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(failure).toMatchObject({ name: 'FailError' });
+    expect(p.wasCut(device.serial)).toBe(true);
+  });
+
   it('a phone whose framework commands answer late still gets every field, across a few inventories, each asking only for what is missing', async () => {
     const full = await (async () => {
       const fast = await plug(withSerial(base, 'FASTTWIN01'));
