@@ -27,6 +27,7 @@ export interface Facet<T> {
   delete(key: string): void;
   /** Every entry with its key, in the order they were first set. */
   entries(): Array<[key: string, value: T]>;
+  readonly size: number;
 }
 
 /**
@@ -56,5 +57,9 @@ export class FacetStore<T> implements Facet<T> {
 
   entries() {
     return [...this.byKey];
+  }
+
+  get size() {
+    return this.byKey.size;
   }
 }

@@ -115,8 +115,10 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     const held = warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs ? Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000 : 0;
     const recorded = (h: readonly DaySample[]) => withExposure(withFigures(h, today, figures), dayOf(atMs), held);
     // The history is the udid's, which the phone chooses: linked only while no other listed device gives it (identity.ts).
-    const peers = registry.list(device.platform);
-    const claims = peers.map((r) => claimOf(r));
+    // Its identity is in conflict only with the records that give its udid: the platform's whole list is read only when it is.
+    const own = registry.get(device.key);
+    const kin = !own ? [] : own.udid === undefined ? [own] : registry.byUdid(own.udid).filter((r) => r.platform === device.platform);
+    const claims = kin.map((r) => claimOf(r));
     const noForecast = udid === undefined ? undefined : noHistoryWhy(device.serial, claims);
     const look = recorded([]);
     const history = udid !== undefined && noForecast === undefined ? recorded(stored.get(udid) ?? []) : look;
@@ -147,10 +149,12 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     }
     if (noForecast !== undefined) {
       // The phones it shares the udid with were judged with the history until now: on their own look from here on.
+      const peers = registry.list(device.platform);
+      const all = peers.map((r) => claimOf(r));
       let told = previous?.noForecast !== undefined;
       for (const peer of peers) {
         const w = peer.key === device.key ? undefined : state.get(peer.key);
-        const why = w && noHistoryWhy(peer.serial, claims);
+        const why = w && noHistoryWhy(peer.serial, all);
         if (!w || why === undefined) continue;
         told ||= w.noForecast !== undefined;
         state.set(peer.key, { ...w, findings: judgeWear(w.look, w.now, settings, dayOf(w.readAtMs)), noForecast: why });
@@ -168,7 +172,8 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
         { serial: device.serial, udid },
         `device ${device.serial}: no other listed device gives its udid ${udid} now: its wear history is read and written again`,
       );
-    forget(now, today);
+    // Over the cap only: sorting every phone at each answer made a lab's first inventory quadratic (the horizon is the tick's).
+    if (state.size > MAX_PHONES || stored.size > MAX_PHONES) forget(now, today);
     say(device, previous?.findings ?? [], findings);
   };
 
