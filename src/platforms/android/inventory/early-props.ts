@@ -1,41 +1,52 @@
 // The property dump of an inventory as soon as it has arrived: getprop answers at once even on a phone whose framework
 // commands answer seconds late, so the agent knows who the phone is long before the inventory ends. Pure.
-import { StringDecoder } from 'node:string_decoder';
 import { props } from './probes/device.js';
 import { marker, splitSections } from './script.js';
 
 export class EarlyProps {
-  private readonly decoder = new StringDecoder('utf8');
-  private text = '';
+  /** What arrived, one character a byte (latin1): the delimiters are ASCII, and the dump alone is decoded as UTF-8. */
+  private pieces: string[] = [];
+  private length = 0;
+  /** The end of what arrived: a delimiter, or its `>>>\r`, may span chunks. */
+  private tail = '';
   private done = false;
   /** How every delimiter starts (`<<<DA:TOKEN:`). */
   private readonly prefix = marker('').slice(0, -3);
   /** Where the first delimiter starts whose line had not ended at the last look (-1: none seen since). */
   private pending = -1;
-  /** The text searched for delimiters so far. */
-  private searched = 0;
 
   /** One more chunk of output; returns the property dump once, when its section is complete, else undefined. */
   push(chunk: Buffer) {
     if (this.done) return undefined;
-    this.text += this.decoder.write(chunk);
-    // Cut into sections only once a delimiter's line has ended, not at every chunk (time in the square of the output).
+    const piece = chunk.toString('latin1');
+    const base = this.length;
+    // Searched in the new piece and what ends the text before it, never the whole again: the output joined at every
+    // chunk was the inventory's largest allocation (npm run bench).
+    const before = this.tail;
+    const near = before + piece;
+    this.tail = near.slice(-this.prefix.length - 3);
+    this.pieces.push(piece);
+    this.length += piece.length;
     if (this.pending < 0) {
-      this.pending = this.text.indexOf(this.prefix, Math.max(0, this.searched - this.prefix.length + 1));
-      this.searched = this.text.length;
-      if (this.pending < 0) return undefined;
+      const at = near.indexOf(this.prefix);
+      if (at < 0) return undefined;
+      this.pending = base - before.length + at;
     }
-    if (this.text.indexOf('\n', this.pending) < 0 && !this.text.endsWith('>>>') && !this.text.endsWith('>>>\r')) return undefined;
-    const dump = splitSections(this.text).sections.get(props.section);
+    // Cut into sections only once a delimiter's line has ended. A delimiter found now ends in this piece, and one found
+    // before had no line end after it then: a line end after it is in this piece.
+    const ended = piece.indexOf('\n', Math.max(0, this.pending - base)) >= 0 || near.endsWith('>>>') || near.endsWith('>>>\r');
+    if (!ended) return undefined;
+    const text = this.pieces.join('');
+    this.pieces = [text];
+    const dump = splitSections(text).sections.get(props.section);
     if (dump === undefined) {
       // Every delimiter on an ended line was read: look again from the first on the line still open.
-      this.pending = this.text.indexOf(this.prefix, this.text.lastIndexOf('\n') + 1);
-      this.searched = this.text.length;
+      this.pending = text.indexOf(this.prefix, text.lastIndexOf('\n') + 1);
       return undefined;
     }
     this.done = true;
     // Nothing more is read: the whole output is the shell client's to keep.
-    this.text = '';
-    return dump;
+    this.pieces = [];
+    return Buffer.from(dump, 'latin1').toString('utf8');
   }
 }
