@@ -1,7 +1,7 @@
 // The in-service clock at run time: what the agent already knows of each
 // phone (classify.ts) read at every change a source hears, every report and
-// its answer, every inventory's answer, and once a second between; what only
-// an inventory finds dated back (dating.ts); each
+// its answer, and every inventory's answer (that phone's alone), never on a
+// timer; what only an inventory finds dated back (dating.ts); each
 // phone's seconds credited (clock.ts) to it, its port, its hub and the host;
 // kept in the state directory (store.ts), saved every few minutes and at the
 // stop. It asks nothing of the phones.
@@ -60,6 +60,9 @@ export function availability(ctx: FeatureContext) {
   let timer: Timer | undefined;
   let unhear: (() => void) | undefined;
   let pending: Timer | undefined;
+  /** The records whose reading alone changed since the last look; `heardAll`: anything else may have. */
+  let heardOf: Set<string> | undefined;
+  let heardAll = false;
   let saver: Timer | undefined;
   let started = false;
   /** Monotonic ms of the last look at every phone. */
@@ -115,12 +118,18 @@ export function availability(ctx: FeatureContext) {
 
   /**
    * Something the clock reads changed: it looks once all that changes at this moment has (one adb listing, a report's
-   * outcome and the verdicts it wakes), so that a state that lasts no time is not a state.
+   * outcome and the verdicts it wakes), so that a state that lasts no time is not a state. An inventory's outcome names
+   * its record: only that phone's reading changed.
    */
-  function hear() {
+  function hear(key?: unknown) {
+    if (typeof key === 'string') (heardOf ??= new Set()).add(key);
+    else heardAll = true;
     pending ??= clock.setTimer(() => {
       pending = undefined;
-      observe();
+      const only = heardAll ? undefined : heardOf;
+      heardAll = false;
+      heardOf = undefined;
+      observe(only);
     }, 0);
   }
 
@@ -164,23 +173,33 @@ export function availability(ctx: FeatureContext) {
     inService.confirm(udid, before);
   }
 
-  /** Every phone the agent knows of, looked at now. */
-  function observe() {
+  /**
+   * Every phone the agent knows of, looked at now; of the phones listed, with `only`, those of these records alone. At
+   * each of 200 phones' answers a look at every phone made a lab's first inventory quadratic (docs/performance/). What
+   * else a phone's look reads changes with a fact, a listing, a report or the kernel's word, each heard as a change of
+   * everything, or is its port on its source's word, compared here.
+   */
+  function observe(only?: ReadonlySet<string>) {
     const at = clock.monotonic();
     lookedBefore = observedAt;
     observedAt = at;
     const records = new Map<string, DeviceSnapshot>();
+    const changed = new Set<string>();
     const bySerial = udidsBySerial();
     for (const r of registry.list()) {
       // A network phone back on a new connection has no udid until its inventory answers: the phone last seen on that address, when one was.
       const udid = cloudIdOf(r.serial, r.udid) ?? bySerial.get(r.serial);
       if (udid === undefined) continue;
+      if (only?.has(r.key)) changed.add(udid);
       const had = records.get(udid);
       // A phone on USB and over TCP: the connection that answers decides.
       if (!had || (had.last === undefined && r.last !== undefined)) records.set(udid, r);
     }
+    const usb = shared.get(USB_EVIDENCE);
     for (const [udid, record] of records) {
       memoOf(udid).platform = record.platform;
+      const port = only && sourcePort(usb, record.usb);
+      if (only && !changed.has(udid) && (port === undefined || port === inService.phones.get(udid)?.track.port)) continue;
       look(udid, record.serial, record, at);
     }
     for (const udid of lastReport.keys()) if (!records.has(udid)) look(udid, inService.phones.get(udid)?.track.serial ?? udid, undefined, at);

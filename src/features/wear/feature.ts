@@ -115,9 +115,8 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     const held = warmFull && previous?.seen?.warmFull && atMs > previous.seen.atMs ? Math.min(atMs - previous.seen.atMs, MAX_GAP_MS) / 60_000 : 0;
     const recorded = (h: readonly DaySample[]) => withExposure(withFigures(h, today, figures), dayOf(atMs), held);
     // The history is the udid's, which the phone chooses: linked only while no other listed device gives it (identity.ts).
-    // Its identity is in conflict only with the records that give its udid: the platform's whole list is read only when it is.
-    const own = registry.get(device.key);
-    const kin = !own ? [] : own.udid === undefined ? [own] : registry.byUdid(own.udid).filter((r) => r.platform === device.platform);
+    // Its identity is in conflict only with the records that give its udid: the whole list is read when it is.
+    const kin = device.udid === undefined ? [device] : registry.byUdid(device.udid).filter((r) => r.platform === device.platform);
     const claims = kin.map((r) => claimOf(r));
     const noForecast = udid === undefined ? undefined : noHistoryWhy(device.serial, claims);
     const look = recorded([]);
@@ -150,11 +149,11 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
     if (noForecast !== undefined) {
       // The phones it shares the udid with were judged with the history until now: on their own look from here on.
       const peers = registry.list(device.platform);
-      const all = peers.map((r) => claimOf(r));
+      const claims = peers.map((r) => claimOf(r));
       let told = previous?.noForecast !== undefined;
       for (const peer of peers) {
         const w = peer.key === device.key ? undefined : state.get(peer.key);
-        const why = w && noHistoryWhy(peer.serial, all);
+        const why = w && noHistoryWhy(peer.serial, claims);
         if (!w || why === undefined) continue;
         told ||= w.noForecast !== undefined;
         state.set(peer.key, { ...w, findings: judgeWear(w.look, w.now, settings, dayOf(w.readAtMs)), noForecast: why });
