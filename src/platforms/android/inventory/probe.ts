@@ -126,25 +126,28 @@ export class DeviceProber {
     const missing = entry?.gathering ?? [];
     // Only a device whose dump is not known yet: later reads have their identity already. The identity a good property
     // dump gives is handed over while the inventory goes on; a bad dump gives none.
-    let identified: { dump: string; props: Props } | undefined;
+    // The props are copied at once: slices would hold the whole dump for the rest of a session of seconds.
+    let identified: Props | undefined;
     const early =
       entry?.props === undefined && onIdentity
         ? (dump: string) => {
             if (!PROPS_GOOD(dump)) return;
-            identified = { dump, props: declaredProps(dump) };
-            onIdentity(copied(assembleDeviceInfo({ ...this.device(serial, state), sections: new Map(), props: identified.props })));
+            identified = copied(declaredProps(dump));
+            onIdentity(copied(assembleDeviceInfo({ ...this.device(serial, state), sections: new Map(), props: identified })));
           }
         : undefined;
-    let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])], early);
+    const first = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])], early);
+    let run = first;
     if (entry && entry.gathering === undefined && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
       this.cache.delete(serial, connection);
       entry = undefined;
       run = await this.run(serial, TIERS);
     }
-    // A property dump is parsed once (the early identity's parse is reused), and only what the probes declare is kept.
+    // A property dump is parsed once (the early identity's parse is reused: the same bytes of the same run), and only what
+    // the probes declare is kept.
     const dump = run.sections.get(props.section);
-    const runProps = dump === undefined ? undefined : dump === identified?.dump ? identified.props : declaredProps(dump);
+    const runProps = dump === undefined ? undefined : run === first && identified ? identified : declaredProps(dump);
     // A read cut otherwise (a closed connection) keeps nothing.
     if (run.whole || run.cut?.kind === 'timeout') entry = this.keep(serial, connection, entry, run, dump, runProps);
     if (entry) this.rotate(entry, run);
