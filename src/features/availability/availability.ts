@@ -15,6 +15,7 @@ import type { Platform } from '../../devices/record.js';
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { sourcePort, USB_EVIDENCE } from '../../devices/usb-evidence.js';
 import { PERSON } from '../../devices/verdicts.js';
+import type { Fact } from '../../devices/timeline.js';
 import { every, type Timer } from '../../util/clock.js';
 import type { FeatureContext } from '../context.js';
 import { classify, type PhoneLook } from './classify.js';
@@ -60,7 +61,7 @@ export function availability(ctx: FeatureContext) {
   let timer: Timer | undefined;
   let unhear: (() => void) | undefined;
   let pending: Timer | undefined;
-  /** The records whose reading alone changed since the last look; `heardAll`: anything else may have. */
+  /** The records whose reading, and the phones whose verdict, alone changed since the last look; `heardAll`: anything else may have. */
   let heardOf: Set<string> | undefined;
   let heardAll = false;
   let saver: Timer | undefined;
@@ -81,12 +82,14 @@ export function availability(ctx: FeatureContext) {
   function start() {
     if (started) return;
     started = true;
+    // A feature's verdict is on one phone too.
+    const heardFact = (f: Fact) => hear(f.kind === 'verdict' ? f.udid : undefined);
     registry.readings.on('outcome', hear);
-    registry.timeline.on('fact', hear);
+    registry.timeline.on('fact', heardFact);
     const unfollow = shared.get(USB_EVIDENCE)?.follow?.(hear);
     unhear = () => {
       registry.readings.off('outcome', hear);
-      registry.timeline.off('fact', hear);
+      registry.timeline.off('fact', heardFact);
       unfollow?.();
     };
     observe();
@@ -119,10 +122,10 @@ export function availability(ctx: FeatureContext) {
   /**
    * Something the clock reads changed: it looks once all that changes at this moment has (one adb listing, a report's
    * outcome and the verdicts it wakes), so that a state that lasts no time is not a state. An inventory's outcome names
-   * its record: only that phone's reading changed.
+   * its record, a verdict its phone: only that phone changed.
    */
-  function hear(key?: unknown) {
-    if (typeof key === 'string') (heardOf ??= new Set()).add(key);
+  function hear(one?: unknown) {
+    if (typeof one === 'string') (heardOf ??= new Set()).add(one);
     else heardAll = true;
     pending ??= clock.setTimer(() => {
       pending = undefined;
@@ -174,7 +177,7 @@ export function availability(ctx: FeatureContext) {
   }
 
   /**
-   * Every phone the agent knows of, looked at now; of the phones listed, with `only`, those of these records alone. At
+   * Every phone the agent knows of, looked at now; of the phones listed, with `only`, those of these records and udids. At
    * each of 200 phones' answers a look at every phone made a lab's first inventory quadratic (docs/performance/). What
    * else a phone's look reads changes with a fact, a listing, a report or the kernel's word, each heard as a change of
    * everything, or is its port on its source's word, compared here.
@@ -190,7 +193,7 @@ export function availability(ctx: FeatureContext) {
       // A network phone back on a new connection has no udid until its inventory answers: the phone last seen on that address, when one was.
       const udid = cloudIdOf(r.serial, r.udid) ?? bySerial.get(r.serial);
       if (udid === undefined) continue;
-      if (only?.has(r.key)) changed.add(udid);
+      if (only?.has(r.key) || only?.has(udid)) changed.add(udid);
       const had = records.get(udid);
       // A phone on USB and over TCP: the connection that answers decides.
       if (!had || (had.last === undefined && r.last !== undefined)) records.set(udid, r);

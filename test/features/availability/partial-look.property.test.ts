@@ -2,38 +2,43 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { DeviceInfo } from '../../../src/cloud/types.js';
 import { DeviceRegistry } from '../../../src/devices/registry.js';
+import { PERSON } from '../../../src/devices/verdicts.js';
 import { availability } from '../../../src/features/availability/availability.js';
 import { featureContext } from '../../support/feature-bed.js';
 import { propertyRuns } from '../../support/property-runs.js';
 import { VirtualTime } from '../../support/virtual-time.js';
 import { phone } from '../../agent/bed.js';
 
-// At an inventory's end the clock looks at that phone alone (availability.ts): at each of 200 phones' answers a look at
-// every phone made a lab's first inventory quadratic. That must change nothing: beside a clock that looks at every phone
-// at every inventory's end too, as it did, on the same random steps (plugs, inventories that answer, hang or are cut, a
-// port the long listing moves without a word, reports, the cloud and adb going and coming, inventories failing
-// together), every phone, port, hub and the host have the same state, layer and seconds.
+// At an inventory's end, or a verdict, the clock looks at that phone alone (availability.ts): at each of 200 phones'
+// answers a look at every phone made a lab's first inventory quadratic. That must change nothing: beside a clock that
+// looks at every phone at every inventory's end and verdict too, as it did, on the same random steps (plugs,
+// inventories that answer, hang or are cut, recovery asking for a person, a port the long listing moves without a
+// word, reports, the cloud and adb going and coming, inventories failing together), every phone, port, hub and the
+// host have the same state, layer and seconds.
 
 const PHONES = ['P0', 'P1', 'P2'];
 
 type Step =
-  | { kind: 'plug' | 'unplug' | 'offline' | 'answer' | 'hang' | 'cut'; phone: number }
+  | { kind: 'plug' | 'unplug' | 'offline' | 'answer' | 'hang' | 'cut' | 'person'; phone: number }
   | { kind: 'port'; phone: number; port: number }
   | { kind: 'report' | 'cloudDown' | 'adbDown' | 'adbUp' | 'starved' | 'fed' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constantFrom('plug', 'unplug', 'offline', 'answer', 'hang', 'cut' as const), phone: fc.nat(PHONES.length - 1) }),
+  fc.record({ kind: fc.constantFrom('plug', 'unplug', 'offline', 'answer', 'hang', 'cut', 'person' as const), phone: fc.nat(PHONES.length - 1) }),
   fc.record({ kind: fc.constant('port' as const), phone: fc.nat(PHONES.length - 1), port: fc.integer({ min: 1, max: 4 }) }),
   fc.record({ kind: fc.constantFrom('report', 'cloudDown', 'adbDown', 'adbUp', 'starved', 'fed' as const) }),
 );
 
-/** One clock over its own registry; `everyPhone`: an inventory's end is also a change of everything, as it was. */
+/** One clock over its own registry; `everyPhone`: an inventory's end and a verdict are a change of everything, as they were. */
 function bed(everyPhone: boolean) {
   const time = new VirtualTime();
   const clock = time.clock();
   const registry = new DeviceRegistry();
   const a = availability(featureContext({ clock, registry }));
-  if (everyPhone) registry.readings.on('outcome', () => a.hear());
+  if (everyPhone) {
+    registry.readings.on('outcome', () => a.hear());
+    registry.timeline.on('fact', () => a.hear());
+  }
   const states = new Map<string, string>();
   const ports = new Map<string, string>();
   const listing = () => new Map([...states].map(([p, s]) => [p, s]));
@@ -58,6 +63,10 @@ function bed(everyPhone: boolean) {
       case 'hang':
       case 'cut':
         if (listed) registry.readings.failed(key, 'no answer', clock.wall(), clock.monotonic(), undefined, false, s.kind === 'cut');
+        break;
+      case 'person':
+        // Recovery asking for a person, or no longer: a verdict on this phone alone.
+        registry.timeline.verdict(p, PERSON, registry.timeline.verdictBy(p, PERSON) ? undefined : { out: { state: 'needs_person', layer: 'phone' } });
         break;
       case 'port':
         // adb's long listing, which comes without an event of its own.
