@@ -3,6 +3,7 @@
 import type { EventEmitter } from 'node:events';
 import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
+import { errorText } from '../util/error-text.js';
 
 const UNHANDLED_REJECTION_LINE =
   "unexpected failure (unhandled rejection): a bug in the agent, not a fault of the phones, the adb server or the cloud; the agent keeps running; report it to the agent's maintainers with this line";
@@ -10,6 +11,6 @@ const UNHANDLED_REJECTION_LINE =
 /** Logs every unhandled rejection of `proc` (the process) instead of dying of it. */
 export function logUnhandledRejections(logger: Logger, proc: Pick<EventEmitter, 'on'> = process) {
   proc.on('unhandledRejection', (reason: unknown) => {
-    limited(logger).error('unhandled-rejection', { err: reason instanceof Error ? reason.message : String(reason) }, UNHANDLED_REJECTION_LINE);
+    limited(logger).error('unhandled-rejection', { err: errorText(reason) }, UNHANDLED_REJECTION_LINE);
   });
 }

@@ -2,6 +2,7 @@
 // deadline of its own. Anything but a clear boolean isBooked is unknown, never "not booked": the device is left alone.
 
 import type { CloudClient } from './client.js';
+import { errorText } from '../util/error-text.js';
 
 /** The cloud's word on one device: booked or not, or why it could not say. */
 export type BookingAnswer = { booked: boolean } | { unknown: string };
@@ -29,7 +30,7 @@ export class BookingStatusClient implements BookingStatusSource {
     } catch (error) {
       if (signal.aborted) return { unknown: `no answer within ${this.timeoutMs / 1000} s` };
       // The cloud client's errors carry masked texts only; keep a log line's worth.
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorText(error);
       return { unknown: text.split('\n')[0]!.slice(0, 200) };
     }
   }

@@ -117,7 +117,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
     const mine = answer?.life === life ? answer : undefined;
     // A dump, said since the last answer, is the record's word when it names another phone.
     const dump = this.dumps.get(key);
-    return dump && (!mine || dump.info.udid !== mine.info.udid) ? dump : mine;
+    return dump && dump.info.udid !== mine?.info.udid ? dump : mine;
   }
 
   /** The last answer given at this key, whatever record or connection gave it. */
@@ -247,7 +247,7 @@ export class Readings extends EventEmitter<{ outcome: [key: string]; answered: [
    */
   said(key: string, info: DeviceInfo, wallNow: number, now: number, connection: number) {
     const entry = this.entries.get(key);
-    if (!entry || entry.connection !== connection || this.of(key)?.last !== undefined) return false;
+    if (entry?.connection !== connection || this.of(key)?.last !== undefined) return false;
     this.identify(key, info.udid);
     this.keep(key, { info, wallAt: wallNow, at: now, props: true });
     return true;

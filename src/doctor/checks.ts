@@ -13,6 +13,7 @@ import { parseNodeIdFile } from '../config/node-id-text.js';
 import { readStateFile, StateFileError } from '../util/atomic-file.js';
 import { mapLimit } from '../util/limit.js';
 import type { CheckItem } from './checklist.js';
+import { errorText } from '../util/error-text.js';
 import type { DoctorPhone, FeatureDoctor } from '../features/context.js';
 import {
   adbServerFailed,
@@ -23,7 +24,6 @@ import {
   cloudItem,
   deviceItem,
   devicesFailed,
-  errorText,
   NoAnswerError,
   noDevicesItem,
   parseModel,

@@ -9,6 +9,7 @@ import type { ConfigWarning } from '../config/environment.js';
 import { SERVICE_STATE_ADVICE } from '../config/service-state.js';
 import type { CheckItem, CheckResult } from './checklist.js';
 import { whereOn } from './where.js';
+import { errorText } from '../util/error-text.js';
 
 /** Where the doctor sends its one request, and with which credentials (never the key itself). */
 export interface CloudTarget {
@@ -377,8 +378,4 @@ export function formatDuration(ms: number) {
 export function safeUrl(baseUrl: string) {
   const url = URL.parse(baseUrl);
   return url ? `${url.protocol}//${url.host}${url.pathname}` : '(invalid URL)';
-}
-
-export function errorText(error: unknown) {
-  return error instanceof Error ? error.message : String(error);
 }

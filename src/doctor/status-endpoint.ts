@@ -50,7 +50,7 @@ async function endpointResult(input: StatusCheckInput): Promise<CheckResult> {
     }
   }
   const kept = keptState(input.stateDir);
-  const daemon = kept && kept.listen === input.listen && stillRuns(kept) ? kept : undefined;
+  const daemon = kept?.listen === input.listen && stillRuns(kept) ? kept : undefined;
   if (daemon && !daemon.listening) {
     return {
       status: 'fail',

@@ -6,6 +6,7 @@ import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { every, systemClock, type Clock, type Timer, type Timers } from '../util/clock.js';
 import { Reconnects, type EndNote, type ReconnectPolicy } from '../util/reconnects.js';
+import { errorText } from '../util/error-text.js';
 
 export interface WatcherOptions extends ReconnectPolicy {
   reconcileMs: number;
@@ -72,7 +73,7 @@ export abstract class Watcher extends EventEmitter {
 
   /** One line per distinct problem, not one per reconnect attempt. */
   protected noteError(err: unknown) {
-    const text = err instanceof Error ? err.message : String(err);
+    const text = errorText(err);
     if (text !== this.lastError) limited(this.options.logger).warn(`${this.service}-unreachable`, { [this.service]: this.label }, text);
     this.lastError = text;
   }

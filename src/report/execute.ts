@@ -13,6 +13,7 @@ import { limited } from '../log/limited.js';
 import type { Logger } from '../log/logger.js';
 import { SourceUnreachableError, type CollectRequest, type DeviceSource } from '../platforms/source.js';
 import type { Clock, Timers } from '../util/clock.js';
+import { errorText } from '../util/error-text.js';
 
 export interface ExecuteOptions {
   registry: Pick<DeviceRegistry, 'list' | 'get'>;
@@ -57,7 +58,7 @@ export async function execute(source: DeviceSource, request: CollectRequest, o: 
     const noted = devices.map((d) => withNotes(d.info, notes(d.key)));
     return { devices: bounded(noted, source.platform, o.logger), run: { durationMs: o.clock.monotonic() - t0, ok: true } };
   } catch (err) {
-    const text = err instanceof Error ? err.message : String(err);
+    const text = errorText(err);
     // The host's side failed, not the devices: each keeps its last known state (issue 34), and its message names the cause.
     const message = `the agent could not read its ${source.platform} devices (${source.label}: ${text}); a fault on the agent host's side, not known to be the device's: this is the device's last known state`;
     // A source whose service cannot be reached said so in its own line when it found it out: not again at each report.

@@ -347,7 +347,7 @@ export function logFailedDevices(logger: Logger, failed: readonly FailedDevice[]
       `the cloud named ${unsent.length} device${unsent.length === 1 ? '' : 's'} in failedDevices that the report did not carry (${namesOf(
         unsent.map((f) => f.udid),
         NAMED,
-      )}); ` + `${reasons(unsent)}; ignored (nothing to retry)`,
+      )}); ${reasons(unsent)}; ignored (nothing to retry)`,
     );
   }
 }

@@ -12,6 +12,7 @@ import type { Clock, Timer, Timers } from '../util/clock.js';
 import { capitalized, sentence } from '../util/sentence.js';
 import { logFailedDevices, type ReportOutcome, type Reporter } from './reporter.js';
 import type { UnpluggedLedger } from './unplugged.js';
+import { errorText } from '../util/error-text.js';
 
 /**
  * A report that keeps failing the same way is logged when it starts, when the way changes (failure-way.ts), and else at
@@ -81,11 +82,7 @@ export class ReportRun {
       .catch((err: unknown) => {
         // send() returns its failures; anything thrown here is a bug, but it must not stop the reports.
         this.deps.planner.finished({ delivered: false, failure: 'transient' }, this.now());
-        limited(this.deps.logger).error(
-          'report-unexpected-failure',
-          { err: err instanceof Error ? err.message : String(err) },
-          'unexpected failure while reporting; the agent keeps running',
-        );
+        limited(this.deps.logger).error('report-unexpected-failure', { err: errorText(err) }, 'unexpected failure while reporting; the agent keeps running');
         for (const w of waiters) w(undefined);
       })
       .finally(() => {
@@ -139,14 +136,14 @@ export class ReportRun {
     const f = this.failing;
     // Reports in a row not delivered, whatever the way (the planner's backoff counts only those worth resending).
     const failures = (f?.count ?? 0) + 1;
-    if (f && f.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
+    if (f?.kind === kind && now - f.loggedAt < REPORT_FAILURE_LOG_MS) {
       f.count++;
       f.held++;
       this.deps.logger.debug({ err: error.message, failures }, 'report not delivered again, the same way');
       return;
     }
     // Failures of the same kind since the last such line, not logged each.
-    const heldBack = f && f.kind === kind ? f.held : 0;
+    const heldBack = f?.kind === kind ? f.held : 0;
     // The way it failed before this one, when this report failed another way (src/cloud/failure-way.ts).
     const changed = f && f.kind !== kind ? { was: f.way, now: way } : undefined;
     this.failing = { kind, way, count: failures, loggedAt: now, held: 0 };

@@ -71,7 +71,7 @@ export class Exposition {
   private familyOf(m: Metric, labelNames: string[]) {
     const labels = [...labelNames].sort().join(',');
     const known = this.families.get(m.name);
-    if (known && known.type === m.type && known.labels === labels) return known.metric;
+    if (known?.type === m.type && known.labels === labels) return known.metric;
     if (known) this.registry.removeSingleMetric(m.name);
     const config = { name: m.name, help: m.help, labelNames, registers: [this.registry] };
     const metric = m.type === 'counter' ? new Counter(config) : new Gauge(config);

@@ -85,13 +85,13 @@ export class AuthLedger {
   private say(due: Due, now: number) {
     const { entry, kind, lapsesAt } = due;
     const since = new Date(entry.lastSeenWall).toISOString();
+    const at = new Date(lapsesAt).toISOString();
     const keeps = `it keeps this host's adb authorization for ${duration(entry.windowMs)} after this host last had it connected (its adb_allowed_connection_time)`;
     const then = `someone must tap "Allow" on "Allow USB debugging?" when it is back; "Disable adb authorization timeout" in Developer options keeps it for good`;
-    const line =
-      kind === 'lapsing'
-        ? `phone ${entry.udid} (adb serial ${entry.serial}) has been away from this host since ${since}: ${keeps}, so it drops it at ${new Date(lapsesAt).toISOString()}, in ${duration(lapsesAt - now)}: plug it in before then, or ${then}`
-        : `phone ${entry.udid} (adb serial ${entry.serial}) has been away from this host since ${since}: ${keeps}, and dropped it at ${new Date(lapsesAt).toISOString()}: ${then}`;
-    this.o.logger.warn({ udid: entry.udid, serial: entry.serial, lastSeen: since, lapsesAt: new Date(lapsesAt).toISOString() }, line);
+    const drops =
+      kind === 'lapsing' ? `so it drops it at ${at}, in ${duration(lapsesAt - now)}: plug it in before then, or ${then}` : `and dropped it at ${at}: ${then}`;
+    const line = `phone ${entry.udid} (adb serial ${entry.serial}) has been away from this host since ${since}: ${keeps}, ${drops}`;
+    this.o.logger.warn({ udid: entry.udid, serial: entry.serial, lastSeen: since, lapsesAt: at }, line);
   }
 
   private save(now: number) {

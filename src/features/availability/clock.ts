@@ -105,7 +105,7 @@ export class InServiceClock {
   /** The phone worked at `at` (an inventory answered in full): its time in service up to then is credited. */
   confirm(udid: string, at: number) {
     const subject = this.phones.get(udid);
-    if (!subject || subject.track.state !== 'in_service') return;
+    if (subject?.track.state !== 'in_service') return;
     subject.track.confirmed = Math.max(subject.track.confirmed, at);
     this.credit(subject, at);
   }

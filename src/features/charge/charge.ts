@@ -19,6 +19,7 @@ import { checkBack, checkCut, cutCheck, powerOf, type PowerBounds } from './powe
 import type { PowerPaths } from './power-paths.js';
 import { recordKey } from '../../devices/record.js';
 import { counterKey } from '../../stats/counter.js';
+import { errorText } from '../../util/error-text.js';
 
 export const CHARGE_PAUSES = counterKey(
   'device_agent_charge_pauses_total',
@@ -289,7 +290,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
           switchPort(p, 'on').then(
             () => logger.info({ hub: p.hub, port: p.port }, `hub ${p.hub} port ${p.port} switched on`),
             (err: unknown) => {
-              const text = err instanceof Error ? err.message : String(err);
+              const text = errorText(err);
               logger.warn(
                 { hub: p.hub, port: p.port, udid: p.udid, err: text },
                 `could not switch hub ${p.hub} port ${p.port} on (an earlier run left it off for ${p.udid}): ${text}; switch it on by hand (${byHand(p)})`,
@@ -310,7 +311,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
           () => pauses.forget(p.serial),
           (err: unknown) =>
             logger.warn(
-              { ...about(p), err: err instanceof Error ? err.message : String(err) },
+              { ...about(p), err: errorText(err) },
               `could not switch hub ${p.hub} port ${p.port} on again for ${p.udid} before stopping; switch it on by hand (${byHand(p)})`,
             ),
         ),
@@ -356,7 +357,7 @@ export function chargeControl(ctx: FeatureContext, { ports, powerPaths, kept }: 
       if (power === 'off') look.changed();
     },
     failed({ serial, power }, err, look) {
-      const failure = err instanceof Error ? err.message : String(err);
+      const failure = errorText(err);
       const current = pauses.of(serial)!;
       const { hub, port, udid } = current.pause!;
       const failures = current.failures + 1;

@@ -144,7 +144,7 @@ export function supportOf(ios: readonly [number, number], tools: readonly ToolFo
           ? `${tool} says no version it can be judged by (${found.said})`
           : `${DAEMON_OF[tool]} answers, but ${tool} is not on the agent's PATH to ask its version`;
     }
-    needs.push(`${INSTALL[tool].replace(/^(\S+)/, `$1 ${versionText(min)} or later`)}`);
+    needs.push(INSTALL[tool].replace(/^(\S+)/, `$1 ${versionText(min)} or later`));
   }
   if (unknown !== undefined) return { kind: 'unknown', why: unknown };
   return { kind: 'not-supported', install: needs.join('; or ') };

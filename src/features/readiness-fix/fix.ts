@@ -22,6 +22,7 @@ import {
   type Write,
 } from './policy.js';
 import { counterKey } from '../../stats/counter.js';
+import { errorText } from '../../util/error-text.js';
 
 export const READINESS_FIXES = counterKey(
   'device_agent_readiness_fixes_total',
@@ -71,7 +72,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       // A setting here holds a number or nothing: any other line (a vendor's warning) says nothing of it.
       return { value: value !== undefined && VALUE.test(value.trim()) ? value.trim() : undefined };
     } catch (err) {
-      const unasked = err instanceof Error ? err.message : String(err);
+      const unasked = errorText(err);
       logger.debug({ serial, err: unasked }, `reading ${namespace} ${key} failed`);
       return { unasked };
     }
@@ -115,7 +116,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       try {
         output = await phones.putSetting(r.serial, namespace, key, write.target.write);
       } catch (err) {
-        putFailed = err instanceof Error ? err.message : String(err);
+        putFailed = errorText(err);
       }
       // Always read back after a write: the phone's word, not the write's, says whether it took.
       const answer = await ask(r.serial, write.target);

@@ -114,7 +114,6 @@ export function readinessFeature(ctx: FeatureContext): Feature {
           `${name}: ${verdictMessage(event.verdict) ?? 'not ready for automation'}`,
           name,
         );
-        return;
       }
     }
   };

@@ -3,6 +3,7 @@
 import { limited } from '../../log/limited.js';
 import type { Logger } from '../../log/logger.js';
 import type { PortPower } from '../../hub/uhubctl.js';
+import { errorText } from '../../util/error-text.js';
 
 /** How often a hub whose port cannot be cycled is asked for its status listing, to see the hardware change. */
 const BLOCKED_RECHECK_MS = 60_000;
@@ -23,7 +24,7 @@ export function blockedPorts(portPower: PortPower | undefined, logger: Logger, m
   let statusInFlight = false;
 
   /** The hub's status listing, or its failure's text; undefined when the tool has no status query. */
-  const hubStatus = async (hub: string) => portPower?.status?.(hub).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+  const hubStatus = async (hub: string) => portPower?.status?.(hub).catch(errorText);
 
   return {
     /** Why the port cannot be cycled, while it is blocked. */

@@ -13,6 +13,7 @@ import type { FeatureContext } from '../context.js';
 import { cannotCycle, type RecoveryAction } from './policy.js';
 import type { ConnectBackoffs } from './connects.js';
 import { counterKey } from '../../stats/counter.js';
+import { errorText } from '../../util/error-text.js';
 
 export const RECOVERY_USB = counterKey(
   'device_agent_recovery_usb_total',
@@ -126,7 +127,7 @@ export async function carryOut(c: CarryContext, action: RecoveryAction) {
 export async function carryFailed(c: CarryContext, action: RecoveryAction, err: unknown) {
   const target = targetOf(action);
   const { logger } = c;
-  const text = err instanceof Error ? err.message : String(err);
+  const text = errorText(err);
   const lasting = lastingFailure(text);
   if (action.kind === 'connect') {
     c.connects.noteOutcome(action.address, false, c.clock.monotonic());

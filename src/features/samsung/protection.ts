@@ -10,6 +10,7 @@ import type { FeatureContext } from '../context.js';
 import { afterLook, afterRead, afterWrite, asNotSamsung, decideProtection, notHonoured, POLICY, PROTECT_ON } from './policy.js';
 import { PROTECTION, type ProtectionEntry } from './state.js';
 import { counterKey } from '../../stats/counter.js';
+import { errorText } from '../../util/error-text.js';
 
 export const PROTECTION_WRITES = counterKey(
   'device_agent_battery_protection_writes_total',
@@ -61,7 +62,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
       // The key holds a small number or nothing: any other line says nothing of it, and must not be written over.
       return value !== undefined && !VALUE.test(value) ? undefined : value;
     } catch (err) {
-      logger.debug({ serial, err: err instanceof Error ? err.message : String(err) }, `reading ${KEY} failed`);
+      logger.debug({ serial, err: errorText(err) }, `reading ${KEY} failed`);
       return undefined;
     }
   };
@@ -147,7 +148,7 @@ export function samsungProtection(ctx: FeatureContext<GlobalSettings>): DeviceAc
   const write = async (r: DeviceSnapshot) => {
     const { value: was, state: prior } = facet.get(r.key) ?? { state: 'pending' };
     // What put printed (nothing, on success) or why it failed: the log line of a write that did not take carries it.
-    const output = await phones.putGlobal(r.serial, KEY, PROTECT_ON).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+    const output = await phones.putGlobal(r.serial, KEY, PROTECT_ON).catch(errorText);
     const readBack = await get(r.serial);
     const next = afterWrite(facet.get(r.key) ?? { state: 'pending', failures: 0 }, readBack, ctx.clock.monotonic());
     facet.set(r.key, next);

@@ -192,7 +192,7 @@ export function linkPort(record: PortRecord, port: string, udid: string, identit
   if (alone) for (const id of serials) addCapped(linked, id);
   const links = record.links[udid] ?? [];
   const was = links.find((l) => l.port === port);
-  const changed = was === undefined || was.serials.join('\n') !== serials.join('\n') || linked.length !== before;
+  const changed = was?.serials.join('\n') !== serials.join('\n') || linked.length !== before;
   delete record.links[udid];
   record.links[udid] = [...links.filter((l) => l.port !== port), { port, at, serials }].slice(-LINKS_PER_PHONE);
   dropFirst(record.links, MAX_LINKS);

@@ -96,9 +96,11 @@ export class MdnsFinder {
             `refuse ${act.instance}@${act.address}`,
             'warn',
             { serial: act.address, udid: act.udid, answered: act.answered },
-            act.answered === undefined
-              ? `the device at ${act.address}, where mdns announces ${JSON.stringify(act.instance)} (the name of ${act.udid}), did not say who it is in time: disconnected, not followed there for ${REFUSE_MS / 60_000} min`
-              : `the device at ${act.address}, where mdns announces ${JSON.stringify(act.instance)} (the name of ${act.udid}), says it is ${JSON.stringify(act.answered)}: a clone or a forged announcement, which takes nothing of ${act.udid}; disconnected, not followed there for ${REFUSE_MS / 60_000} min`,
+            `the device at ${act.address}, where mdns announces ${JSON.stringify(act.instance)} (the name of ${act.udid}), ${
+              act.answered === undefined
+                ? 'did not say who it is in time:'
+                : `says it is ${JSON.stringify(act.answered)}: a clone or a forged announcement, which takes nothing of ${act.udid};`
+            } disconnected, not followed there for ${REFUSE_MS / 60_000} min`,
           );
           break;
         case 'ambiguous':

@@ -18,6 +18,7 @@ import { Describer } from './describe.js';
 import { MdnsFinder } from './mdns-finder.js';
 import type { PresenceEntry, PresenceKind } from '../../devices/presence.js';
 import type { DeviceInfo } from '../../cloud/types.js';
+import { errorText } from '../../util/error-text.js';
 
 const PLATFORM = 'android';
 const NOT_LISTED = 'No Android device is listed.';
@@ -219,7 +220,7 @@ export class AndroidSource extends EventEmitter<SourceEvents> implements DeviceS
       );
       this.conflicts.check(list);
     } catch (err) {
-      this.o.logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'adb long device listing failed; usb paths stay as they were');
+      this.o.logger.debug({ err: errorText(err) }, 'adb long device listing failed; usb paths stay as they were');
     } finally {
       this.topologyInFlight = false;
     }

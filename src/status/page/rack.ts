@@ -34,7 +34,7 @@ export async function follow(
   lost: (since: number | undefined) => void,
   time: FollowTime,
   going: () => boolean = () => true,
-): Promise<void> {
+) {
   let shown: { url: string; etag?: string } | undefined;
   let answeredAt: number | undefined = time.now();
   while (going()) {
@@ -59,7 +59,7 @@ export async function follow(
 type Child = Node | string | false | undefined | null;
 
 /** An element; a string child is text, whatever it holds. */
-function h(tag: string, props: Record<string, string> = {}, ...children: Child[]): HTMLElement {
+function h(tag: string, props: Record<string, string> = {}, ...children: Child[]) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props))
     if (k === 'class') e.className = v;
@@ -68,9 +68,12 @@ function h(tag: string, props: Record<string, string> = {}, ...children: Child[]
   return e;
 }
 
-const hhmm = (at: number): string => `${new Date(at).toISOString().slice(11, 16)}Z`;
-const when = (at: number): string => new Date(at).toISOString().replace('T', ' ').slice(0, 19) + 'Z';
-const phoneHref = (udid: string): string => `#${encodeURIComponent(udid)}`;
+/** The children replaceChildren takes: the ones that are something (a false, '' or null draws nothing). */
+const drawn = (children: Child[]) => children.flatMap((c) => (c ? [c] : []));
+
+const hhmm = (at: number) => `${new Date(at).toISOString().slice(11, 16)}Z`;
+const when = (at: number) => new Date(at).toISOString().replace('T', ' ').slice(0, 19) + 'Z';
+const phoneHref = (udid: string) => `#${encodeURIComponent(udid)}`;
 
 interface More {
   inService?: { state: string; layer?: string; since: number; from: number; hours: Array<Record<string, number>> };
@@ -80,10 +83,10 @@ interface More {
 }
 
 const LAYERS = ['phone', 'port', 'hub', 'controller', 'host', 'adb', 'cloud', 'readiness'];
-const layerOf = (slot: string): string => (slot === 'in_service' ? 'in' : (slot.split(':')[1] ?? 'phone'));
+const layerOf = (slot: string) => (slot === 'in_service' ? 'in' : (slot.split(':')[1] ?? 'phone'));
 
 /** The last 24 hours, an hour a cell, each split by where its minutes went. */
-function strip(s: NonNullable<More['inService']>): HTMLElement {
+function strip(s: NonNullable<More['inService']>) {
   let all = 0;
   let inService = 0;
   const hours = s.hours.map((hour, i) => {
@@ -104,7 +107,7 @@ function strip(s: NonNullable<More['inService']>): HTMLElement {
   return h('div', { class: 'strip', role: 'img', 'aria-label': share, title: share }, ...hours);
 }
 
-function stateLine(row: DeviceRow, more: More): HTMLElement {
+function stateLine(row: DeviceRow, more: More) {
   const ready = row.features?.readiness;
   const out = more.inService && more.inService.state !== 'in_service' ? more.inService : undefined;
   return h(
@@ -116,7 +119,7 @@ function stateLine(row: DeviceRow, more: More): HTMLElement {
   );
 }
 
-function tile(row: DeviceRow, more: More, trouble: number): HTMLElement {
+function tile(row: DeviceRow, more: More, trouble: number) {
   const battery = [row.batteryPercent !== undefined && `battery ${row.batteryPercent}%`, row.batteryCelsius !== undefined && `${row.batteryCelsius}°C`]
     .filter(Boolean)
     .join(', ');
@@ -147,7 +150,7 @@ function hostLine(host: PageHost): Child[] {
   ];
 }
 
-function legend(): HTMLElement {
+function legend() {
   return h(
     'ul',
     { class: 'legend', 'aria-label': 'colours of the 24-hour strips' },
@@ -158,8 +161,7 @@ function legend(): HTMLElement {
 }
 
 function rackView(page: RackPage): Child[] {
-  const tiles = (rows: number[]): HTMLElement =>
-    h('ul', { class: 'tiles' }, ...rows.map((i) => tile(page.rows[i]!, page.more[i] as More, page.trouble[i] ?? 0)));
+  const tiles = (rows: number[]) => h('ul', { class: 'tiles' }, ...rows.map((i) => tile(page.rows[i]!, page.more[i] as More, page.trouble[i] ?? 0)));
   return [
     h('h2', {}, page.attention.length ? `Needs someone (${page.attention.length})` : `All ${page.rows.length} phones in service`),
     page.attention.length > 0 && tiles(page.attention),
@@ -173,7 +175,7 @@ function rackView(page: RackPage): Child[] {
   ];
 }
 
-function value(v: unknown): string {
+function value(v: unknown) {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
@@ -223,11 +225,11 @@ function phoneOf(hash: string): string | undefined {
   }
 }
 
-function start(): void {
+function start() {
   const main = document.getElementById('main')!;
   let wake = (): void => undefined;
   addEventListener('hashchange', () => wake());
-  const url = (): string => {
+  const url = () => {
     const udid = phoneOf(location.hash);
     return udid === undefined ? 'api/devices' : `api/phone?udid=${encodeURIComponent(udid)}`;
   };
@@ -238,20 +240,20 @@ function start(): void {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return { etag: res.headers.get('etag') ?? undefined, body: await res.json() };
   };
-  const show = (body: unknown): void => {
+  const show = (body: unknown) => {
     // Where the keyboard was stays where it was.
     const focused = document.activeElement?.getAttribute('href');
     const page = body as RackPage | PhonePage | null;
-    document.getElementById('host')!.replaceChildren(...(page ? hostLine(page.host) : []).flatMap((c) => (c ? [c] : [])));
+    document.getElementById('host')!.replaceChildren(...drawn(page ? hostLine(page.host) : []));
     if (page === null) main.replaceChildren(h('p', {}, h('a', { href: '#' }, '← the rack')), h('p', {}, 'No phone of this udid in the last report.'));
-    else if ('row' in page) main.replaceChildren(...phoneView(page).flatMap((c) => (c ? [c] : [])));
-    else main.replaceChildren(...rackView(page).flatMap((c) => (c ? [c] : [])));
+    else if ('row' in page) main.replaceChildren(...drawn(phoneView(page)));
+    else main.replaceChildren(...drawn(rackView(page)));
     document.title =
       page && 'row' in page ? `${page.row.udid} · device-agent` : `${page?.attention.length ? `(${page.attention.length}) ` : ''}device-agent rack`;
     if (focused) main.querySelector<HTMLElement>(`a[href="${CSS.escape(focused)}"]`)?.focus();
   };
   const lostLine = document.getElementById('lost')!;
-  const lost = (since: number | undefined): void => {
+  const lost = (since: number | undefined) => {
     lostLine.hidden = since === undefined;
     lostLine.textContent = since === undefined ? '' : `Lost the daemon: no answer since ${when(since)}. What this page shows is from then; it keeps asking.`;
     document.body.classList.toggle('stale', since !== undefined);

@@ -8,6 +8,7 @@ import { limited } from '../../../log/limited.js';
 import type { Logger } from '../../../log/logger.js';
 import type { Clock, Timer, Timers } from '../../../util/clock.js';
 import type { AdbClient } from './client.js';
+import { errorText } from '../../../util/error-text.js';
 
 /** Deadline of the server's own round trip when a failure asks for it: a server answers host:version in milliseconds. */
 const SERVER_CHECK_TIMEOUT_MS = 3_000;
@@ -100,7 +101,7 @@ export class AdbServerHealth extends EventEmitter<{ up: [] }> {
     try {
       await adb.version(SERVER_CHECK_TIMEOUT_MS);
     } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
+      const error = errorText(err);
       this.lastDownAt = clock.monotonic();
       if (!this.downState) {
         this.downState = { since: clock.wall(), error };

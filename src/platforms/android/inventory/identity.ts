@@ -95,8 +95,7 @@ export function detectEmulator(props: Props) {
   if (/\bemulator\b/.test(props['ro.build.characteristics'] ?? '') && !isReleaseBuild(props)) return true;
   const model = props['ro.product.model']?.trim() ?? '';
   if (EMULATOR_MODEL.test(model)) return true;
-  if ((props['ro.product.manufacturer'] ?? '').trim() === 'Genymotion') return true;
-  return false;
+  return (props['ro.product.manufacturer'] ?? '').trim() === 'Genymotion';
 }
 
 function isReleaseBuild(props: Props) {

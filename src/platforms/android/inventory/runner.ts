@@ -14,6 +14,7 @@ import { asks, type CollectRequest } from '../../source.js';
 import type { AdbServerHealth } from '../adb/server-health.js';
 import { REMEMBERED } from '../remembered.js';
 import type { DeviceProber } from './probe.js';
+import { errorText } from '../../../util/error-text.js';
 
 /** The state in which adb says a phone answers an inventory. */
 const READY = 'device';
@@ -89,7 +90,7 @@ export class InventoryRunner {
         },
         async (err: unknown) => {
           const cut = this.o.prober.wasCut(serial);
-          const text = err instanceof Error ? err.message : String(err);
+          const text = errorText(err);
           if (await this.o.server?.blame(startedAt)) {
             // Not the phone's failure: no count, no "replug it", nothing for recovery to act on.
             this.o.logger.debug({ serial, err: text }, 'inventory of the device failed while the adb server did not answer; not counted against the device');
