@@ -27,7 +27,6 @@ export interface Facet<T> {
   delete(key: string): void;
   /** Every entry with its key, in the order they were first set. */
   entries(): Array<[key: string, value: T]>;
-  readonly size: number;
 }
 
 /**
@@ -57,9 +56,5 @@ export class FacetStore<T> implements Facet<T> {
 
   entries() {
     return [...this.byKey];
-  }
-
-  get size() {
-    return this.byKey.size;
   }
 }

@@ -61,9 +61,8 @@ export function availability(ctx: FeatureContext) {
   let timer: Timer | undefined;
   let unhear: (() => void) | undefined;
   let pending: Timer | undefined;
-  /** The records whose reading, and the phones whose verdict, alone changed since the last look; `heardAll`: anything else may have. */
-  let heardOf: Set<string> | undefined;
-  let heardAll = false;
+  /** The records whose reading, and the phones whose verdict, alone changed since the last look; 'all': anything may have. */
+  let heard: Set<string> | 'all' | undefined;
   let saver: Timer | undefined;
   let started = false;
   /** Monotonic ms of the last look at every phone. */
@@ -125,14 +124,12 @@ export function availability(ctx: FeatureContext) {
    * its record, a verdict its phone: only that phone changed.
    */
   function hear(one?: unknown) {
-    if (typeof one === 'string') (heardOf ??= new Set()).add(one);
-    else heardAll = true;
+    heard = typeof one === 'string' && heard !== 'all' ? (heard ?? new Set()).add(one) : 'all';
     pending ??= clock.setTimer(() => {
       pending = undefined;
-      const only = heardAll ? undefined : heardOf;
-      heardAll = false;
-      heardOf = undefined;
-      observe(only);
+      const only = heard;
+      heard = undefined;
+      observe(only === 'all' ? undefined : only);
     }, 0);
   }
 
@@ -182,27 +179,26 @@ export function availability(ctx: FeatureContext) {
    * else a phone's look reads changes with a fact, a listing, a report or the kernel's word, each heard as a change of
    * everything, or is its port on its source's word, compared here.
    */
-  function observe(only?: ReadonlySet<string>) {
+  function observe(only?: Set<string>) {
     const at = clock.monotonic();
     lookedBefore = observedAt;
     observedAt = at;
     const records = new Map<string, DeviceSnapshot>();
-    const changed = new Set<string>();
     const bySerial = udidsBySerial();
     for (const r of registry.list()) {
       // A network phone back on a new connection has no udid until its inventory answers: the phone last seen on that address, when one was.
       const udid = cloudIdOf(r.serial, r.udid) ?? bySerial.get(r.serial);
       if (udid === undefined) continue;
-      if (only?.has(r.key) || only?.has(udid)) changed.add(udid);
+      // Its phone changed with it, whichever of its records the look reads.
+      if (only?.has(r.key)) only.add(udid);
       const had = records.get(udid);
       // A phone on USB and over TCP: the connection that answers decides.
       if (!had || (had.last === undefined && r.last !== undefined)) records.set(udid, r);
     }
-    const usb = shared.get(USB_EVIDENCE);
     for (const [udid, record] of records) {
       memoOf(udid).platform = record.platform;
-      const port = only && sourcePort(usb, record.usb);
-      if (only && !changed.has(udid) && (port === undefined || port === inService.phones.get(udid)?.track.port)) continue;
+      const port = only && sourcePort(shared.get(USB_EVIDENCE), record.usb);
+      if (only && !only.has(udid) && [undefined, inService.phones.get(udid)?.track.port].includes(port)) continue;
       look(udid, record.serial, record, at);
     }
     for (const udid of lastReport.keys()) if (!records.has(udid)) look(udid, inService.phones.get(udid)?.track.serial ?? udid, undefined, at);

@@ -172,7 +172,7 @@ export function wearFeature(ctx: FeatureContext, stored: Histories = new Map()):
         `device ${device.serial}: no other listed device gives its udid ${udid} now: its wear history is read and written again`,
       );
     // Over the cap only: sorting every phone at each answer made a lab's first inventory quadratic (the horizon is the tick's).
-    if (state.size > MAX_PHONES || stored.size > MAX_PHONES) forget(now, today);
+    if (stored.size > MAX_PHONES || state.entries().length > MAX_PHONES) forget(now, today);
     say(device, previous?.findings ?? [], findings);
   };
 

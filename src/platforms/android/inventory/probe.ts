@@ -136,18 +136,18 @@ export class DeviceProber {
             onIdentity(copied(assembleDeviceInfo({ ...this.device(serial, state), sections: new Map(), props: identified })));
           }
         : undefined;
-    const first = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])], early);
-    let run = first;
+    let run = await this.run(serial, this.dueTiers(entry), missing, [...missing, ...(entry?.missedLast ?? [])], early);
     if (entry && entry.gathering === undefined && run.whole && rebooted(entry, run)) {
       // Rebooted between two inventories: nothing cached may still hold.
       this.cache.delete(serial, connection);
       entry = undefined;
+      identified = undefined;
       run = await this.run(serial, TIERS);
     }
     // A property dump is parsed once (the early identity's parse is reused: the same bytes of the same run), and only what
     // the probes declare is kept.
     const dump = run.sections.get(props.section);
-    const runProps = dump === undefined ? undefined : run === first && identified ? identified : declaredProps(dump);
+    const runProps = dump === undefined ? undefined : (identified ?? declaredProps(dump));
     // A read cut otherwise (a closed connection) keeps nothing.
     if (run.whole || run.cut?.kind === 'timeout') entry = this.keep(serial, connection, entry, run, dump, runProps);
     if (entry) this.rotate(entry, run);
