@@ -376,6 +376,8 @@ podman run -d --name "da-hubagent-$run_id" "${common[@]}" "${hub_agent[@]}" \
 port1=$hub_tree/sysfs/1-1:1.0/1-1-port1/disable
 for _ in $(seq 1 240); do [ "$(cat "$port1")" = 1 ] && break; sleep 0.5; done
 [ "$(cat "$port1")" = 1 ] || fail "PODMAN01's port was never switched off: $(podman logs "da-hubagent-$run_id" 2>&1 | grep -i 'hub\|charge' | tail -5)"
+# The stand-in uhubctl writes the port before the hub service logs that it is done: waited for, as the port is.
+for _ in $(seq 1 60); do podman logs "da-hub-$run_id" 2>&1 | has 'device-agent-hub: off hub 1-1 port 1: done' && break; sleep 0.5; done
 podman logs "da-hub-$run_id" 2>&1 | has 'device-agent-hub: off hub 1-1 port 1: done' || fail "the hub service did not log the switch"
 wait_put "$t0" "status(p, 'PODMAN01') === 'UNAVAILABLE'" 60 >/dev/null || fail "the paused phone was not reported UNAVAILABLE"
 for _ in $(seq 1 80); do [ "$(cat "$port1")" = 0 ] && break; sleep 0.5; done
