@@ -28,4 +28,5 @@ fi
 if [ "$1" = run ]; then
   exec 2>&1
 fi
-exec node /app/bin/device-agent.js "$@"
+# The V8 flags as systemd/device-agent.service gives them, before any JavaScript runs.
+exec node --no-turbofan --no-maglev /app/bin/device-agent.js "$@"

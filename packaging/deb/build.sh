@@ -221,7 +221,7 @@ for arch in "${arches[@]}"; do
   # The units of systemd/ with the package's paths: the one entry point,
   # settings in agent.env alone (every key has a variable), and no start
   # before the API key is there (postinst).
-  sed -e 's#^ExecStart=/opt/device-agent/node_modules/node/bin/node /opt/device-agent/bin/device-agent.js run --config /etc/device-agent/config.json$#ExecStart=/usr/bin/device-agent run#' \
+  sed -e 's#^ExecStart=/opt/device-agent/node_modules/node/bin/node --no-turbofan --no-maglev /opt/device-agent/bin/device-agent.js run --config /etc/device-agent/config.json$#ExecStart=/usr/bin/device-agent run#' \
     -e 's#^Documentation=file:/opt/device-agent/README.md$#Documentation=man:device-agent(1)#' \
     -e 's#^\(\# Install: see \)README.md\.#\1/usr/share/doc/device-agent/README.md.gz.#' \
     -e 's#^\[Service\]$#\# Not started until the API key is there (either way of keeping it, see\n\# /usr/share/doc/device-agent/README.md.gz): a fresh install stays inactive\n\# instead of failing while nobody has configured it yet.\nConditionPathExists=|/etc/device-agent/api-key\nConditionPathExists=|/etc/credstore.encrypted/device-agent.api-key\n\n[Service]#' \

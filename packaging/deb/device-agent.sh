@@ -163,4 +163,4 @@ case "${1:-}" in
     fi
     ;;
 esac
-exec "$node" --max-semi-space-size=1 "$lib/bin/device-agent.js" "$@" "${config[@]}"
+exec "$node" --max-semi-space-size=1 --no-turbofan --no-maglev "$lib/bin/device-agent.js" "$@" "${config[@]}"

@@ -48,7 +48,7 @@ import {
   type ProcSample,
   type ProfileCycle,
 } from './measure.js';
-import { shippedNodeOptions } from './shipped.js';
+import { shippedNodeFlags, shippedNodeOptions } from './shipped.js';
 import { benchWatchers, printWatchers, type WatchResult } from './watchers.js';
 import { sleep } from '../support/wait.js';
 
@@ -150,7 +150,7 @@ function agentEnv(farm: SimFarm, extra: Record<string, string>): Record<string, 
 }
 
 function startAgent(env: Record<string, string>): AgentProcess {
-  return new AgentProcess(spawn(process.execPath, [bin, 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return new AgentProcess(spawn(process.execPath, [...shippedNodeFlags(root), bin, 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 async function statusUrl(agent: AgentProcess): Promise<string> {

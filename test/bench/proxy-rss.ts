@@ -15,6 +15,7 @@ import { privateCa } from '../proxies/private-ca.js';
 import { Squid } from '../proxies/squid.js';
 import { AdbServer } from '../sim/adb-server.js';
 import { median } from './measure.js';
+import { shippedNodeFlags } from './shipped.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../../..');
 const bin = join(root, 'bin/device-agent.js');
@@ -28,7 +29,7 @@ interface Sample {
 /** Starts the daemon, waits for its first delivered report, reads /proc, stops it. */
 function sample(env: Record<string, string>): Promise<Sample> {
   return new Promise((resolveSample, reject) => {
-    const child = spawn(process.execPath, ['--max-semi-space-size=1', bin, 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--max-semi-space-size=1', ...shippedNodeFlags(root), bin, 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let seen = false;
     const timer = setTimeout(() => {

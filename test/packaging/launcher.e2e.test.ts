@@ -3,12 +3,16 @@ import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shippedNodeFlags } from '../bench/shipped.js';
 
 // /usr/bin/device-agent of the package (packaging/deb/device-agent.sh), run
 // by bash with its library directory moved to a temporary one. The
 // packaged command as root (systemd-run) is run by test/deploy/rollout.sh.
 
 const script = readFileSync(new URL('../../packaging/deb/device-agent.sh', import.meta.url), 'utf8');
+// Given before the launcher runs: the launcher's own setting comes after Node's start-up has compiled with Maglev.
+const V8_FLAGS = ['--no-turbofan', '--no-maglev'];
+const SHIPPED_FLAGS = ['--max-semi-space-size=1', ...V8_FLAGS];
 
 /** The wrapper with its library, /etc/device-agent and /var/lib/device-agent moved under the returned directory's lib, etc and state. */
 function install(runtime: 'missing' | 'foreign' | 'node', dir = mkdtempSync(join(tmpdir(), 'da-launcher-'))): string {
@@ -73,7 +77,13 @@ describe('/usr/bin/device-agent', () => {
   it('runs the agent on the packaged runtime, with its memory flag and every argument', () => {
     const { status, stdout } = run(install('node'), ['once', '--dry-run', '--log-level', 'debug']);
     expect(status).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ argv: ['once', '--dry-run', '--log-level', 'debug'], execArgv: ['--max-semi-space-size=1'] });
+    expect(JSON.parse(stdout)).toEqual({ argv: ['once', '--dry-run', '--log-level', 'debug'], execArgv: SHIPPED_FLAGS });
+  });
+
+  it('the unit, the wrapper and the image give node the same V8 flags before the launcher', () => {
+    expect(shippedNodeFlags(join(import.meta.dirname, '../..'))).toEqual(V8_FLAGS);
+    const entrypoint = readFileSync(new URL('../../container/entrypoint.sh', import.meta.url), 'utf8');
+    expect(/^exec node (.*) \/app\/bin\/device-agent\.js "\$@"$/m.exec(entrypoint)?.[1]?.split(' ')).toEqual(V8_FLAGS);
   });
 
   it('--version names the version and the bundled Node.js it runs on (issue 70)', () => {
@@ -111,7 +121,7 @@ describe('/usr/bin/device-agent', () => {
     it.each([['incidents'], ['quarantine', 'release', 'S1'], ['once'], ['list'], ['doctor']])('%s', (...args) => {
       expect(byHand(args)).toEqual({
         argv: [...args, '--config', join(dir, 'etc/config.json')],
-        execArgv: ['--max-semi-space-size=1'],
+        execArgv: SHIPPED_FLAGS,
         stateDirectory: join(dir, 'state'),
         adb: 'tcp:127.0.0.1:5038',
         logLevel: 'warn',
@@ -135,7 +145,7 @@ describe('/usr/bin/device-agent', () => {
       const bare = install('node');
       expect(JSON.parse(run(bare, ['incidents'], { DEVICE_AGENT_AS_ROOT: '1' }).stdout)).toEqual({
         argv: ['incidents'],
-        execArgv: ['--max-semi-space-size=1'],
+        execArgv: SHIPPED_FLAGS,
       });
     });
   });
