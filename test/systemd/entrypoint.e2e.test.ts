@@ -97,17 +97,17 @@ describe('container entrypoint', () => {
   it('runs the agent with run by default and sends its logs to stdout', async () => {
     const result = await run([]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('node-args: /app/bin/device-agent.js run\n');
+    expect(result.stdout).toContain('node-args: --no-turbofan --no-maglev /app/bin/device-agent.js run\n');
     expect(result.stdout).toContain('node-stderr');
     expect(result.stderr).toBe('');
     const explicit = await run(['run']);
-    expect(explicit.stdout).toContain('node-args: /app/bin/device-agent.js run\n');
+    expect(explicit.stdout).toContain('node-args: --no-turbofan --no-maglev /app/bin/device-agent.js run\n');
     expect(explicit.stdout).toContain('node-stderr');
   });
 
   it('keeps stdout clean for once --dry-run', async () => {
     const result = await run(['once', '--dry-run']);
-    expect(result.stdout).toBe('node-args: /app/bin/device-agent.js once --dry-run\n');
+    expect(result.stdout).toBe('node-args: --no-turbofan --no-maglev /app/bin/device-agent.js once --dry-run\n');
     expect(result.stderr).toBe('node-stderr\n');
   });
 
