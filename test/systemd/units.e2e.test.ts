@@ -202,7 +202,9 @@ describe('systemd units', () => {
 
   it('the agent runs the pinned Node, wants (not requires) the adb unit and gets its key as a credential', () => {
     const unit = directives(texts[agentUnit]!);
-    expect(one(unit, 'Service.ExecStart')).toMatch(/^\/opt\/device-agent\/node_modules\/node\/bin\/node \/opt\/device-agent\/bin\/device-agent\.js run\b/);
+    expect(one(unit, 'Service.ExecStart')).toMatch(
+      /^\/opt\/device-agent\/node_modules\/node\/bin\/node (--\S+ )*\/opt\/device-agent\/bin\/device-agent\.js run\b/,
+    );
     // Requires= restarted the agent with every adb restart, and a fresh agent left ghosts.
     expect(one(unit, 'Unit.Requires')).toBeUndefined();
     expect(one(unit, 'Unit.Wants')?.split(/\s+/)).toContain(adbUnit);
