@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --no-turbofan --no-maglev
+#!/usr/bin/env -S node --max-semi-space-size=1
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm install`).
 // Small V8 semi-spaces keep the daemon's resident memory down (README, Performance).
 //
@@ -37,11 +37,12 @@ setFlagsFromString('--memory-saver-mode');
 // string builtins, which no tier speeds up (the same CPU in `npm run bench`),
 // while a compiler that has run keeps its code pages and output resident
 // (about 9 MB, docs/performance/). V8 reads both flags whenever it would tier
-// a function up. Every shipped start (the shebang, the unit, the Debian
-// wrapper, the image) also gives both on the command line: Node compiles its
-// own path helpers with Maglev before this file runs, and that one compile
-// left about 2 MB of the compiler resident. Set here again for `node
-// bin/device-agent.js` by hand. Memory saver mode stays here: given on the
+// a function up. The daemon's starts (the unit, the Debian wrapper, the image)
+// also give both on the command line, with their bundled Node.js: Node
+// compiles its own path helpers with Maglev before this file runs, and that
+// one compile left about 2 MB of the compiler resident. Not the shebang: an
+// older Node.js (Debian 12's 18) refuses --no-turbofan before this file can
+// say what is wrong. Set here for every other start. Memory saver mode stays here: given on the
 // command line, the bench measured a higher peak and more CPU at start.
 setFlagsFromString('--no-turbofan');
 setFlagsFromString('--no-maglev');

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,10 @@ describe('the runtime check', () => {
     let status = 0;
     let stderr = '';
     try {
-      execFileSync(node!, [bin, 'once', '--dry-run'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: baseEnv() });
+      // With the shebang's flags, as `./bin/device-agent.js` starts it: a flag that Node.js does not know is refused
+      // before the check can speak (Debian 12's Node.js 18 refuses --no-turbofan).
+      const flags = /^#!\/usr\/bin\/env -S node(.*)$/m.exec(readFileSync(bin, 'utf8'))![1]!.split(' ').filter(Boolean);
+      execFileSync(node!, [...flags, bin, 'once', '--dry-run'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: baseEnv() });
     } catch (error) {
       ({ status, stderr } = error as { status: number; stderr: string });
     }
