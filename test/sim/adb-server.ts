@@ -87,6 +87,15 @@ export function portSlice() {
   return { from: bottom + ((Number(process.env.VITEST_POOL_ID) || 0) % SLICES) * size, size };
 }
 
+/**
+ * Each crash of this process's servers since the test began, kept though a bed
+ * starts its server again between tests: a test that failed after one is
+ * retried (test/support/adb-revive.ts). CI at 019478b7: the agent met a
+ * refused port for 30 s after a test's restart of its adb server, and the
+ * bed's reset() started the server again without a word.
+ */
+export const crashes: string[] = [];
+
 /** Servers started and not stopped, so a test's set-up can start again one that died on its own (reviveCrashed). */
 const live = new Set<AdbServer>();
 
@@ -195,7 +204,11 @@ export class AdbServer {
     child.once('exit', (code, signal) => {
       running.delete(child);
       if (this.child === child) this.child = undefined;
-      if (!this.killing.has(child)) this.crash = `adb server (pid ${child.pid}) died: ${signal ?? `exit ${code}`}`;
+      if (this.killing.has(child)) return;
+      this.crash = `adb server (pid ${child.pid}) died: ${signal ?? `exit ${code}`}`;
+      crashes.push(this.crash);
+      // Said as it happens: a test that fails later may not name it.
+      process.stderr.write(`AdbServer: ${this.crash}\n`);
     });
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 10_000);
     for (;;) {

@@ -44,3 +44,18 @@ it('a set-up waiting for its phones meets the server started again with them whe
     await phone.stop();
   }
 });
+
+let silentAttempts = 0;
+
+it('a test that fails on its own words after its server died, the server started again since (a bed between tests), runs again', async () => {
+  silentAttempts++;
+  if (silentAttempts === 1) {
+    process.kill(adb.pid!, 'SIGKILL');
+    expect(await adb.crashWithin(5_000)).toMatch(/died: SIGKILL/);
+    // As DaemonBed.reset() does after each test: started again, the crash forgotten by the server.
+    await adb.start();
+    expect(adb.crash).toBeUndefined();
+    throw new Error('no matching log line within 30000 ms');
+  }
+  expect(silentAttempts).toBe(2);
+});
