@@ -35,8 +35,13 @@ process.once('exit', () => {
 
 /** Ports this process handed out: not handed out again, so that one given back (an adb server killed, a phone unplugged) is there for its owner to take again. */
 const handedOut = new Set<number>();
-/** Slices of the range, one for each of the test workers that run at once (vitest's VITEST_POOL_ID, 1 to 3) and one for other processes. */
-const SLICES = 4;
+/**
+ * Slices of the range: one for each of the test workers that run at once (vitest's VITEST_POOL_ID, 1 to 3), one for
+ * each deploy check that draws ports in the host's network beside another (DEVICE_AGENT_TEST_PORT_SLICE: 4 for
+ * rollout.sh, 5 for systemd.sh) and 0 for any other process (container.sh, whose containers share the host's network).
+ * Two checks drawing from one slice could each take a port the other had drawn and not yet listened on.
+ */
+const SLICES = 6;
 
 /**
  * A free port for another process to listen on, below the kernel's
@@ -84,7 +89,8 @@ export function portSlice() {
   const top = Math.max(1100, low - 1);
   const bottom = Math.max(1025, top - 10_000);
   const size = Math.floor((top - bottom) / SLICES);
-  return { from: bottom + ((Number(process.env.VITEST_POOL_ID) || 0) % SLICES) * size, size };
+  const slice = Number(process.env.DEVICE_AGENT_TEST_PORT_SLICE ?? process.env.VITEST_POOL_ID) || 0;
+  return { from: bottom + (slice % SLICES) * size, size };
 }
 
 /**
