@@ -94,7 +94,7 @@ export function portSlice() {
 }
 
 /**
- * Each crash of this process's servers since the test began, kept though a bed
+ * Each death by a signal of this process's servers since the test began, kept though a bed
  * starts its server again between tests: a test that failed after one is
  * retried (test/support/adb-revive.ts). CI at 019478b7: the agent met a
  * refused port for 30 s after a test's restart of its adb server, and the
@@ -212,9 +212,9 @@ export class AdbServer {
       if (this.child === child) this.child = undefined;
       if (this.killing.has(child)) return;
       this.crash = `adb server (pid ${child.pid}) died: ${signal ?? `exit ${code}`}`;
-      crashes.push(this.crash);
-      // Said as it happens: a test that fails later may not name it.
+      // Said as it happens: a test that fails later may not name it. An exit of its own is a test's `adb kill-server`.
       process.stderr.write(`AdbServer: ${this.crash}\n`);
+      if (signal) crashes.push(this.crash);
     });
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 10_000);
     for (;;) {
