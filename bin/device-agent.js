@@ -36,8 +36,9 @@ setFlagsFromString('--memory-saver-mode');
 // Bytecode of a function not run over 3 full collections is dropped (V8's
 // default is 6) and compiled again if it runs: what start-up alone ran
 // (settings, the CLI, each module's top level) leaves the heap before the
-// first report. `npm run bench`, 200 devices: the anon part 1.3-2 MB lower on
-// the median of 9 rounds, the same CPU at idle and over a period.
+// first report. `npm run bench`, 200 devices: RSS at the first report 0.6-2.2
+// MB lower on the median of 7 or 9 rounds, the same CPU at idle and over a
+// period.
 setFlagsFromString('--bytecode-old-age=3');
 // No optimizing compilers: the agent's work is I/O, regular expressions and
 // string builtins, which no tier speeds up (the same CPU in `npm run bench`),
