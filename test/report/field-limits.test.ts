@@ -45,6 +45,19 @@ describe('boundDevice', () => {
     expect([...out.info.deviceName!]).toHaveLength(STRING_LIMITS.deviceName);
   });
 
+  it('counts code points, not UTF-16 units: a name of emoji at its limit is kept, one more is clipped', () => {
+    const limit = STRING_LIMITS.deviceName;
+    const at = bounded({ ...base, deviceName: '📱'.repeat(limit) });
+    expect(at.clipped).toEqual([]);
+    expect(at.info.deviceName).toBe('📱'.repeat(limit));
+    expect(bounded({ ...base, deviceName: '📱'.repeat(limit + 1) }).clipped).toEqual(['deviceName']);
+    // A lone surrogate (a shell can set one) is one code point, as the string's iterator counts it; so is each pair
+    // after it: the high half before a pair is lone.
+    const lone = '\uD83D' + '📱'.repeat(limit - 1);
+    expect(bounded({ ...base, deviceName: lone }).clipped).toEqual([]);
+    expect(bounded({ ...base, deviceName: `${lone}x` }).clipped).toEqual(['deviceName']);
+  });
+
   it('clips lists and the strings inside them', () => {
     const out = bounded({
       ...base,
