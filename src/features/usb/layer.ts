@@ -305,7 +305,7 @@ export class UsbLayer implements UsbEvidence {
     if (this.stored === undefined) {
       // Not pruned: the days pruning would drop are before the window of the verdicts and of a port's health.
       const record = this.kernelLog === '' ? undefined : this.file.load()?.record;
-      this.stored = record ? { record, verdicts: attribute(record, { now: this.wall(), controllerOfBus: this.controllerOf }) } : null;
+      this.stored = record ? { record, verdicts: attribute(record, { now: this.wall(), controllerOfBus: this.controllerOfBus }) } : null;
     }
     return this.stored;
   }

@@ -6,6 +6,7 @@ import type { DeviceInfo } from '../../../src/cloud/types.js';
 import type { DeviceSnapshot } from '../../../src/devices/snapshot.js';
 import { classifyUsbLine } from '../../../src/features/usb/classify.js';
 import { usbFeature } from '../../../src/features/usb/feature.js';
+import { attribute } from '../../../src/features/usb/attribution.js';
 import { addEvent, emptyRecord } from '../../../src/features/usb/port-record.js';
 import { PortRecordFile, USB_PORTS_FILE } from '../../../src/features/usb/store.js';
 import { systemClock } from '../../../src/util/clock.js';
@@ -78,6 +79,32 @@ describe("the USB layer's list cells", () => {
     expect(feature.cells?.(info('TCP00001'), record('127.0.0.1:5555'))).toEqual({});
     // Off USB: nothing, so the table shows "-".
     expect(feature.cells?.(info('ELSEWHERE'), record('127.0.0.1:5556'))).toEqual({});
+  });
+
+  it("names a controller by the saved record's bus lines where sysfs does not, as the daemon does: both of its buses are one controller", () => {
+    // One controller's USB 2 and USB 3 buses (coreos/bugs#1019's lines), a hub on each, every port of both failing: the
+    // daemon blames the controller. A sysfs without the buses' usbN links names neither bus.
+    const stateDir = mkdtempSync(join(tmpdir(), 'usb-cells-'));
+    const sysfs = join(stateDir, 'sysfs');
+    mkdirSync(sysfs);
+    const saved = emptyRecord();
+    const now = Date.now();
+    const lines = [1, 2].map((bus) => `xhci_hcd 0000:00:14.0: new USB bus registered, assigned bus number ${bus}`);
+    for (const port of ['1-1.2', '2-1.3'])
+      for (const serial of ['R58A', 'R58B'])
+        lines.push(
+          `usb ${port}: new high-speed USB device number 5 using xhci_hcd`,
+          `usb ${port}: SerialNumber: ${serial}`,
+          `usb ${port}: device descriptor read/64, error -71`,
+        );
+    for (const line of lines) addEvent(saved, classifyUsbLine(line)!, now);
+    new PortRecordFile(join(stateDir, USB_PORTS_FILE), captureLogger().logger).save({ record: saved });
+    // The daemon's verdicts: sysfs's name of a bus, none here, else the record's (layer.ts).
+    expect(attribute(saved, { now, controllerOfBus: () => undefined }).map((v) => `${v.layer} ${v.subject}`)).toEqual(['controller 0000:00:14.0']);
+    const feature = usbFeature(
+      featureContext({ usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs }, stateDir, logger: captureLogger().logger, clock: systemClock }),
+    );
+    expect(feature.cells?.(info('R58C'), record('R58C', '1-1.2'))).toEqual({ usbPort: '1-1.2 2 enum failures/2d (controller)' });
   });
 
   it('with the kernel log off, the port alone: its health is not known', () => {
