@@ -22,7 +22,7 @@ export function worstPortItems(record: PortRecord | undefined, now: number, sysf
   if (!record) return [{ status: 'ok', finding: `USB ports: no record yet in ${file} (the daemon writes it as it reads the kernel's messages)` }];
   pruneRecord(record, now);
   const controllers = controllersOfBuses(sysfsRoot);
-  const verdicts = attribute(record, { now, controllerOfBus: (bus) => controllers.get(bus) ?? `bus ${bus}` });
+  const verdicts = attribute(record, { now, controllerOfBus: (bus) => controllers.get(bus) });
   const worst = worstPorts(record, verdicts, now, WORST);
   if (worst.length === 0) {
     return [{ status: 'ok', finding: `USB ports: no failures today or yesterday (UTC) on the ${Object.keys(record.ports).length} ports in ${file}` }];

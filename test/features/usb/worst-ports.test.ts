@@ -61,6 +61,26 @@ describe('worstPortItems', () => {
     expect(items[1]!.advice).toMatch(/^hub usb3: all 2 of its ports/);
   });
 
+  it("names a controller by the record's bus lines where sysfs does not, as the daemon does: both of its buses are one controller", () => {
+    // One controller's USB 2 and USB 3 buses (coreos/bugs#1019's lines), a hub on each, every port of both failing.
+    const record = emptyRecord();
+    feed(
+      record,
+      [1, 2].map((bus) => `xhci_hcd 0000:00:14.0: new USB bus registered, assigned bus number ${bus}`),
+    );
+    for (const port of ['1-1.2', '2-1.3'])
+      for (const serial of ['R58A', 'R58B'])
+        feed(record, [
+          `usb ${port}: new high-speed USB device number 5 using xhci_hcd`,
+          `usb ${port}: SerialNumber: ${serial}`,
+          `usb ${port}: device descriptor read/64, error -71`,
+        ]);
+    const dir = stateDir(record);
+    const items = worstPortItems(readPortRecord(dir, logger), NOON, '', dir);
+    expect(items.map((i) => i.advice?.split(':')[0])).toEqual(['controller 0000', 'controller 0000']);
+    expect(items[0]!.advice).toMatch(/^controller 0000:00:14\.0: every port on its 2 hubs failed/);
+  });
+
   it('a record without failures in the window is one ok line; no record yet says where it will be', () => {
     const record = emptyRecord();
     feed(record, ['usb 1-1.2: device descriptor read/64, error -71'], NOON - 3 * 86_400_000);
