@@ -49,8 +49,9 @@ setFlagsFromString('--bytecode-old-age=3');
 // compiles its own path helpers with Maglev before this file runs, and that
 // one compile left about 2 MB of the compiler resident. Not the shebang: an
 // older Node.js (Debian 12's 18) refuses --no-turbofan before this file can
-// say what is wrong. Set here for every other start. Memory saver mode stays here: given on the
-// command line, the bench measured a higher peak and more CPU at start.
+// say what is wrong. Set here for every other start. Memory saver mode stays
+// here: given on the command line, the bench measured a higher peak and more
+// CPU at start.
 setFlagsFromString('--no-turbofan');
 setFlagsFromString('--no-maglev');
 
