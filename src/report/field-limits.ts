@@ -70,17 +70,18 @@ export function boundDevice(info: DeviceInfo) {
   }
   // Each path once, in the order first clipped.
   const clipped = new Set<string>();
+  // A value over no limit of its own is kept: a path without one finds undefined, or an inherited name's function, and no
+  // length is greater than either.
   const text = (path: string, value: unknown) => {
-    if (typeof value !== 'string' || !Object.hasOwn(STRING_LIMITS, path)) return value;
     const limit = STRING_LIMITS[path as keyof typeof STRING_LIMITS];
-    if (length(value) <= limit) return value;
+    if (typeof value !== 'string' || !(length(value) > limit)) return value;
     if (path === 'message') return withinMessage(value);
     clipped.add(path);
     return clip(value, limit);
   };
   const list = <T>(path: string, items: T[]) => {
     const limit = LIST_LIMITS[path as keyof typeof LIST_LIMITS];
-    if (!Object.hasOwn(LIST_LIMITS, path) || items.length <= limit) return items;
+    if (!(items.length > limit)) return items;
     clipped.add(path);
     return items.slice(0, limit);
   };

@@ -76,6 +76,14 @@ describe('boundDevice', () => {
     expect(out.clipped).toEqual(['adbTunnelInfo.key', 'adbTunnelInfo', 'adbTunnelInfo.value']);
   });
 
+  it('keeps a value with no limit of its own, a field named like an inherited property included', () => {
+    const long = 'x'.repeat(2000);
+    const odd = { ...base, machine: { constructor: long, toString: long, note: long }, flags: ['a', 'b'] } as unknown as DeviceInfo;
+    const out = bounded(odd);
+    expect(out.clipped).toEqual([]);
+    expect(out.info).toEqual(odd);
+  });
+
   it('leaves out a device whose udid or serial is over its limit, rather than clip an identity two phones could then share', () => {
     const out = boundDevice({ ...base, udid: 'A'.repeat(300) });
     expect(out).toEqual({ refused: 'its udid is 300 characters long, over the limit of 256' });
