@@ -157,7 +157,9 @@ export class UsbLayer implements UsbEvidence {
   noteFor(device: DeviceSnapshot) {
     const onPort = this.placeOf(device.usb);
     if (onPort !== undefined) this.link(onPort, device);
-    const words = this.verdicts.filter((v) =>
+    // A one-shot command's (`once`): the daemon's saved record's, as its `list` cell.
+    const verdicts = this.saver ? this.verdicts : (this.storedRecord()?.verdicts ?? []);
+    const words = verdicts.filter((v) =>
       v.layer === 'phone' ? v.subject === device.serial || v.subject === device.udid : onPort !== undefined && covers(v, onPort, this.controllerOf),
     );
     // A phone's link below its port's speed, from sysfs.

@@ -107,6 +107,19 @@ describe("the USB layer's list cells", () => {
     expect(feature.cells?.(info('R58C'), record('R58C', '1-1.2'))).toEqual({ usbPort: '1-1.2 2 enum failures/2d (controller)' });
   });
 
+  it("puts on a one-shot report (once) the evidence the daemon's report gives, from its saved record, as the cell does", () => {
+    const { stateDir, sysfs } = lab();
+    const feature = usbFeature(
+      featureContext({ usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs }, stateDir, logger: captureLogger().logger, clock: systemClock }),
+    );
+    const saved = new PortRecordFile(join(stateDir, USB_PORTS_FILE), captureLogger().logger).load()!.record;
+    const [verdict] = attribute(saved, { now: Date.now(), controllerOfBus: () => undefined });
+    expect(verdict).toMatchObject({ layer: 'port', subject: '1-1.4.2' });
+    expect(feature.notes?.(record('R58C', '1-1.4.2'), [])).toEqual([`USB: ${verdict!.evidence}`]);
+    // A phone on another port: nothing.
+    expect(feature.notes?.(record('R58D', '1-1.5'), [])).toEqual([undefined]);
+  });
+
   it('with the kernel log off, the port alone: its health is not known', () => {
     const { stateDir, sysfs } = lab();
     const feature = usbFeature(
