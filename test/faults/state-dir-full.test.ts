@@ -102,8 +102,10 @@ describe('a state directory full at start, its node id kept (issue 42: the agent
       1,
     );
     // Nothing left behind that would hold the next write up (an empty .lock waited 5 s a write); the directory an
-    // operator's quarantine release is dropped in (made at start, empty) is no file to write.
-    expect(readdirSync(dir).sort()).toEqual(['filler', 'node-id', 'quarantine-requests']);
+    // operator's quarantine release is dropped in (made at start, empty) is no file to write. The agent keeps trying its
+    // writes, and each attempt holds the lock for the instant it fails: a lock seen then is gone a moment later, while
+    // one left behind stays (its takeover is 30 s away), so the listing is read until it has none, for 2 s at most.
+    await expect.poll(() => readdirSync(dir).sort(), { timeout: 2_000, interval: 20 }).toEqual(['filler', 'node-id', 'quarantine-requests']);
     expect(readdirSync(join(dir, 'quarantine-requests'))).toEqual([]);
 
     unlinkSync(filler);
