@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +118,19 @@ describe("the USB layer's list cells", () => {
     expect(feature.notes?.(record('R58C', '1-1.4.2'), [])).toEqual([`USB: ${verdict!.evidence}`]);
     // A phone on another port: nothing.
     expect(feature.notes?.(record('R58D', '1-1.5'), [])).toEqual([undefined]);
+  });
+
+  it("a one-shot's read of a saved record that is not the agent's: no USB word on the report, one line naming the file, which it leaves for the daemon", () => {
+    const { stateDir, sysfs } = lab();
+    const file = join(stateDir, USB_PORTS_FILE);
+    writeFileSync(file, '{"record": [1, 2');
+    const log = captureLogger();
+    const feature = usbFeature(featureContext({ usb: { kernelLog: '/dev/kmsg', sysfsRoot: sysfs }, stateDir, logger: log.logger, clock: systemClock }));
+    expect(feature.notes?.(record('R58C', '1-1.4.2'), [])).toEqual([undefined]);
+    // Its health was not read: the port alone, never "ok".
+    expect(feature.cells?.(info('R58C'), record('R58C', '1-1.4.2'))).toEqual({ usbPort: '1-1.4.2' });
+    expect(log.lines().filter((l) => String(l.msg).includes(file))).toHaveLength(1);
+    expect(readFileSync(file, 'utf8')).toBe('{"record": [1, 2');
   });
 
   it('with the kernel log off, the port alone: its health is not known', () => {
