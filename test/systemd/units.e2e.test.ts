@@ -89,7 +89,8 @@ async function makeRoot(units: Record<string, string>, stubs: string[]): Promise
 }
 
 function execPaths(text: string): string[] {
-  return (directives(text).get('Service.ExecStart') ?? []).map((line) => line.replace(/^[-@:+!]+/, '').split(/\s+/)[0] ?? '');
+  const lines = ['Service.ExecStart', 'Service.ExecReload'].flatMap((key) => directives(text).get(key) ?? []);
+  return lines.map((line) => line.replace(/^[-@:+!]+/, '').split(/\s+/)[0] ?? '');
 }
 
 describe('systemd units', () => {
@@ -214,6 +215,8 @@ describe('systemd units', () => {
     expect(`${one(unit, 'Unit.Requires') ?? ''} ${one(unit, 'Unit.Wants') ?? ''}`).not.toContain('usbmuxd');
     expect(unit.get('Service.LoadCredential')).toContain('api-key:/etc/device-agent/api-key');
     expect(one(unit, 'Service.StateDirectory')).toBe('device-agent');
+    // systemctl reload: SIGHUP, a report now (src/cli/run.ts); once beside the service says to run it.
+    expect(one(unit, 'Service.ExecReload')).toBe('/bin/kill -HUP $MAINPID');
     // V8's JIT needs writable executable memory.
     expect(one(unit, 'Service.MemoryDenyWriteExecute') ?? 'no').toBe('no');
     // The agent must not be able to open USB devices itself: the one device it may open is the kernel log, for reading.
