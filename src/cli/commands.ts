@@ -110,7 +110,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     other: [...adb, 'CREDENTIALS_DIRECTORY', 'STATE_DIRECTORY'],
     exits: {
       0: 'the cloud stored the report (--dry-run: the body was printed)',
-      1: 'not delivered, or a device source did not answer (no adb server): nothing sent',
+      1: 'not delivered, a device source did not answer (no adb server), or the daemon runs: nothing sent',
       2: configError,
       3: 'the cloud refused some devices (failedDevices), each logged',
     },

@@ -1,7 +1,8 @@
 import { buildParts, cloudClient } from '../agent/build.js';
 import { logFailedDevices } from '../report/reporter.js';
 import { onConfigError } from '../config/errors.js';
-import { NoSpaceForNodeId, resolveNodeId } from '../config/node-id.js';
+import { NoSpaceForNodeId, resolveNodeId, stateDirOf } from '../config/node-id.js';
+import { keptState } from '../status/endpoint-state.js';
 import { listOnce, stopSources } from './inventory.js';
 import type { Setup } from './setup.js';
 import { EXIT, ONCE_CLOUD_SECONDS } from './commands.js';
@@ -16,6 +17,15 @@ const NOTHING_PRINTED = 'Nothing is printed: once would send nothing, since a re
 /** One inventory, sent (or printed with --dry-run); returns the exit code. */
 export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean, stdout: NodeJS.WritableStream) {
   const { settings, logger, credentials } = setup;
+  // The cloud's word on this host's phones has one writer: a daemon on this state directory. A reading of its own sent
+  // beside it would say otherwise (a phone whose charge the daemon pauses is off adb: gone) and keep its own reported set.
+  const daemon = !dryRun && keptState(stateDirOf(settings, env));
+  if (daemon) {
+    logger.error(
+      `the daemon (pid ${daemon.pid}) reports this host's phones from this state directory: a second report would tell the cloud another reading under its node id. Nothing was sent; systemctl reload device-agent (SIGHUP) makes it report now, and once --dry-run prints what this run would send`,
+    );
+    return EXIT.failed;
+  }
   const nodeId = dryRun ? dryRunNodeId(setup, env) : resolveNodeId(settings, env, setup.logger);
   const parts = buildParts(settings, env, logger, { nodeId, cloud: credentials && onceCloud(settings, credentials, logger) });
   try {

@@ -24,7 +24,7 @@ import {
   type QuarantineEntry,
 } from '../devices/quarantine.js';
 import { stateWriteProblem } from '../log/state-dir-trouble.js';
-import { keptState, stillRuns } from '../status/endpoint-state.js';
+import { keptState } from '../status/endpoint-state.js';
 import { readStateFile, writeAtomically } from '../util/atomic-file.js';
 import { EXIT } from './commands.js';
 import type { Setup } from './setup.js';
@@ -117,7 +117,7 @@ export async function quarantine(setup: Setup, env: NodeJS.ProcessEnv, operands:
     return EXIT.failed;
   }
   const daemon = keptState(dir);
-  if (!daemon || !stillRuns(daemon)) {
+  if (!daemon) {
     stdout.write(`${phone}: release asked; the daemon does not run on ${dir}, and takes it when it starts\n`);
     return EXIT.ok;
   }

@@ -1,5 +1,5 @@
 import { http, https } from '../util/node-http.js';
-import { keptState, stillRuns, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
+import { keptState, STATUS_NODE_HEADER, STATUS_SERVER_HEADER, type StatusEndpointState } from '../status/endpoint-state.js';
 import type { CheckResult } from './checklist.js';
 import { whereOn } from './where.js';
 import { ConfigError } from '../config/errors.js';
@@ -50,7 +50,7 @@ async function endpointResult(input: StatusCheckInput): Promise<CheckResult> {
     }
   }
   const kept = keptState(input.stateDir);
-  const daemon = kept?.listen === input.listen && stillRuns(kept) ? kept : undefined;
+  const daemon = kept?.listen === input.listen ? kept : undefined;
   if (daemon && !daemon.listening) {
     return {
       status: 'fail',
@@ -68,7 +68,7 @@ async function endpointResult(input: StatusCheckInput): Promise<CheckResult> {
       // Not a fault of the endpoint: doctor also runs before the first start, and the port is then free for it.
       return {
         status: 'ok',
-        finding: `status endpoint: nothing listens on ${where}: the daemon is not running, and the port is free for it${kept ? ` (its last state, of pid ${kept.pid}: ${kept.listening ? 'listening' : (kept.problem ?? 'not listening')})` : ''}`,
+        finding: `status endpoint: nothing listens on ${where}: the daemon is not running, and the port is free for it`,
       };
     case 'silent':
       // The daemon's own kept word says it listens there, and it is alive: the port is the agent's, not another

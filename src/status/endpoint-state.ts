@@ -48,11 +48,12 @@ export function parseEndpointState(text: string) {
   });
 }
 
-/** The state the daemon kept in the state directory `dir`, if any is readable as one. */
+/** The state the daemon running on the state directory `dir` kept there: none when it is not readable as one, or its process is gone. */
 export function keptState(dir: string) {
   try {
     const text = readStateFile(join(dir, STATUS_STATE_FILE), 64 * 1024);
-    return text === undefined ? undefined : parseEndpointState(text);
+    const kept = text === undefined ? undefined : parseEndpointState(text);
+    return kept && stillRuns(kept) ? kept : undefined;
   } catch {
     return undefined;
   }
@@ -64,7 +65,7 @@ export function keptState(dir: string) {
  * again: after a reboot the kept one is often another service's). Where
  * /proc cannot say, the live pid is taken for it, as before.
  */
-export function stillRuns(kept: StatusEndpointState) {
+function stillRuns(kept: StatusEndpointState) {
   if (!pidAlive(kept.pid)) return false;
   if (kept.started === undefined) return true;
   const now = processIdentity(kept.pid);

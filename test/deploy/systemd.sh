@@ -555,8 +555,23 @@ JSON"
     fail "doctor did not see the hub tool through the helper: $(grep -i hub "$out/doctor.out")"
   in_box device-agent list >"$out/list.out" 2>&1 || fail "device-agent list failed: $(tail -5 "$out/list.out")"
   has DEPLOY03 <"$out/list.out" || fail "list did not show DEPLOY03"
-  in_box device-agent once >"$out/once.out" 2>&1 || fail "device-agent once failed: $(tail -5 "$out/once.out")"
-  pass "doctor saw uhubctl and the hub node from the helper; list and once work"
+  # once beside the service: one writer of what the cloud is told (charge control may hold DEPLOY01 off adb now, which
+  # a second reading would send as gone); systemctl reload is the way to a report now.
+  in_box device-agent once >"$out/once.out" 2>&1 && fail "device-agent once sent a report beside the service: $(tail -5 "$out/once.out")"
+  has 'the daemon (pid [0-9]*) reports this host.s phones from this state directory.*systemctl reload device-agent' <"$out/once.out" ||
+    fail "device-agent once beside the service did not say why it sent nothing: $(tail -5 "$out/once.out")"
+  in_box device-agent once --dry-run >"$out/once-dry.out" 2>"$out/once-dry.err" || fail "device-agent once --dry-run failed: $(tail -5 "$out/once-dry.err")"
+  has DEPLOY03 <"$out/once-dry.out" || fail "once --dry-run did not print DEPLOY03"
+  local reload_at sighup=''
+  reload_at=$(box_ms)
+  in_box systemctl reload device-agent || fail "systemctl reload device-agent failed"
+  for _ in $(seq 1 20); do
+    in_box journalctl --no-pager -o cat -u device-agent --since "@$((reload_at / 1000))" | has 'SIGHUP: a full inventory and report now' && sighup=yes && break
+    sleep 0.5
+  done
+  [ -n "$sighup" ] || fail "the service did not take systemctl reload as SIGHUP"
+  wait_put "$reload_at" "true" 30 >/dev/null || fail "no report after systemctl reload device-agent"
+  pass "doctor saw uhubctl and the hub node from the helper; list and once --dry-run work; once beside the service sends nothing and says so; systemctl reload reports"
 
   say "the kernel log: the packaged service reads /dev/kmsg (the USB layer) as installed, with CAP_SYSLOG alone"
   # The unit as shipped, no drop-in: /dev/kmsg bound into its private /dev,

@@ -4,7 +4,7 @@ import { CloudDouble } from '../cloud-double/cloud-double.js';
 import { AdbServer, freePort } from '../sim/adb-server.js';
 import { loadProfile, withSerial } from '../sim/profile.js';
 import { SimDevice } from '../sim/sim-device.js';
-import { baseEnv, runAgent } from './agent-process.js';
+import { baseEnv, runAgent, startAgent } from './agent-process.js';
 
 // `once` end to end: the real adb server with simulated devices attached over
 // TCP, the compiled CLI in its own process, and the cloud double on loopback.
@@ -182,6 +182,33 @@ describe('once', () => {
         /^no adb server at tcp:127\.0\.0\.1:1 \(ADB_SERVER_SOCKET\) \(ECONNREFUSED\); start one with "adb start-server".*\. No Android device is listed\. Nothing was sent: a report without those devices would tell the cloud they are gone\.$/,
       ),
     ]);
+  });
+
+  it('beside a daemon on its state directory sends nothing, exit 1, and says how to make the daemon report; --dry-run still prints; the daemon gone, it sends', async () => {
+    const e = env({ DEVICE_AGENT_JITTER_SECONDS: '0', DEVICE_AGENT_SCHEDULE: '0 0 1 1 *' });
+    const daemon = startAgent(['run'], e);
+    try {
+      await daemon.waitForLog((l) => l.msg === 'report delivered', 30_000);
+      const pid = daemon.child.pid!;
+      const run = await runAgent(['once'], e);
+      expect(run.code, run.stderr).toBe(1);
+      const errors = logLines(run.stderr).filter((l) => l.level === 'error');
+      expect(errors.map((l) => l.msg)).toEqual([
+        `the daemon (pid ${pid}) reports this host's phones from this state directory: a second report would tell the cloud another reading under its node id. Nothing was sent; systemctl reload device-agent (SIGHUP) makes it report now, and once --dry-run prints what this run would send`,
+      ]);
+      // It read no phone: its only lines are the setup's and this one.
+      expect(run.stderr).not.toContain('PIXEL8PRO0001');
+      const dry = await runAgent(['once', '--dry-run'], e);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(JSON.parse(dry.stdout).devices.map((d: { udid: string }) => d.udid)).toContain('PIXEL8PRO0001');
+    } finally {
+      await daemon.stop();
+    }
+    // Its state file stays, naming a process that is gone: no daemon.
+    cloud.clearRequests();
+    const after = await runAgent(['once'], e);
+    expect(after.code, after.stderr).toBe(0);
+    expect(cloud.putRequests()).toHaveLength(1);
   });
 
   it('exits 1 when the report cannot be delivered', async () => {
