@@ -684,7 +684,9 @@ JSON"
   # away, so the key can only come from the caller's variable, and the proxy
   # is a listener that records what it gets and never answers: the command
   # stays running while its unit and process are looked at.
+  # once sends nothing beside the running service (above): the service stays stopped until the next step starts it.
   local proxy_pw=proxy-pass-7c21e9d4 run_unit run_pid once_pid
+  in_box systemctl stop device-agent
   in_box mv /etc/device-agent/api-key /etc/device-agent/api-key.aside
   in_box systemd-run --unit=da-proxy --collect "$PKG_NODE" -e "
     const fs = require('fs');

@@ -216,7 +216,7 @@ describe('systemd units', () => {
     expect(unit.get('Service.LoadCredential')).toContain('api-key:/etc/device-agent/api-key');
     expect(one(unit, 'Service.StateDirectory')).toBe('device-agent');
     // systemctl reload: SIGHUP, a report now (src/cli/run.ts); once beside the service says to run it.
-    expect(one(unit, 'Service.ExecReload')).toBe('/bin/kill -HUP $MAINPID');
+    expect(one(unit, 'Service.ExecReload')).toBe(`/bin/sh -c 'kill -HUP "$MAINPID"'`);
     // V8's JIT needs writable executable memory.
     expect(one(unit, 'Service.MemoryDenyWriteExecute') ?? 'no').toBe('no');
     // The agent must not be able to open USB devices itself: the one device it may open is the kernel log, for reading.
