@@ -22,7 +22,7 @@ export async function once(setup: Setup, env: NodeJS.ProcessEnv, dryRun: boolean
   const daemon = !dryRun && keptState(stateDirOf(settings, env));
   if (daemon) {
     logger.error(
-      `the daemon (pid ${daemon.pid}) reports this host's phones from this state directory: a second report would tell the cloud another reading under its node id. Nothing was sent; systemctl reload device-agent (SIGHUP) makes it report now, and once --dry-run prints what this run would send`,
+      `the daemon (pid ${daemon.pid}) reports this host's phones from this state directory: a second report would tell the cloud another reading under its node id. Nothing was sent; a SIGHUP makes it report now (systemctl reload device-agent; in a container, podman kill --signal HUP CONTAINER, or docker kill), and once --dry-run prints what this run would send`,
     );
     return EXIT.failed;
   }

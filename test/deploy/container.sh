@@ -10,7 +10,9 @@
 #   the report is delivered; the root is read-only with no capability but
 #   CAP_SYSLOG, with which the agent holds the host's /dev/kmsg (passed in
 #   read-only, the USB layer's kernel log) open; the healthcheck works;
-#   `podman exec CONTAINER device-agent doctor` reads the agent's node id;
+#   `podman exec CONTAINER device-agent doctor` reads the agent's node id,
+#   `list` there shows the running agent's view, and `once` there sends
+#   nothing beside it;
 #   the node id and the adb key survive a new container;
 #   every log line is JSON; a phone adb drops while its serial stays on a
 #   USB port is UNAVAILABLE, not UNPLUGGED; stop is clean; the image holds
@@ -254,6 +256,26 @@ podman exec "da-usb-$run_id" device-agent doctor >"$work/usb-doctor.out" 2>&1 ||
 podman exec "da-usb-$run_id" device-agent doctor --json >"$work/usb-doctor.json" 2>&1 || true
 has "\"finding\": \"node id $node_id " <"$work/usb-doctor.json" || fail "doctor in the container did not read the agent's node id $node_id: $(grep -i 'node id' "$work/usb-doctor.json")"
 pass "podman exec da-usb device-agent doctor: $(tail -n 1 "$work/usb-doctor.out")"
+# `once` through the same door, beside the running agent on the same state volume: it sends nothing, exit 1, and says
+# why in one line (README, exit codes): the agent alone tells the cloud of this host's phones.
+once_rc=0
+podman exec "da-usb-$run_id" device-agent once >"$work/usb-once.out" 2>&1 || once_rc=$?
+[ "$once_rc" = 1 ] || fail "podman exec ... device-agent once beside the agent ended with status $once_rc: $(tail -n 3 "$work/usb-once.out")"
+has "reports this host's phones from this state directory" <"$work/usb-once.out" ||
+  fail "once beside the agent did not say why it sent nothing: $(tail -n 3 "$work/usb-once.out")"
+# What the line says to do instead, in a container: a SIGHUP to it (the agent is its pid 1) is a report now.
+hup_at=$(now_ms)
+podman kill --signal HUP "da-usb-$run_id" >/dev/null || fail "podman kill --signal HUP failed"
+wait_put "$hup_at" "true" 60 >/dev/null || fail "no report after podman kill --signal HUP: $(podman logs "da-usb-$run_id" 2>&1 | grep -i 'SIGHUP' | tail -2)"
+podman logs "da-usb-$run_id" 2>&1 | has 'SIGHUP: a full inventory and report now' || fail "the agent did not take podman kill --signal HUP as SIGHUP"
+pass "podman exec da-usb device-agent once: nothing sent beside the running agent, exit 1, one line; podman kill --signal HUP reports"
+# `list` there shows the phones as the running agent knows them (its status endpoint), not a second reading.
+podman exec "da-usb-$run_id" device-agent list --json >"$work/usb-list.json" 2>"$work/usb-list.err" ||
+  fail "podman exec ... device-agent list --json ended with status $?: $(tail -n 3 "$work/usb-list.err")"
+has "as the agent running here" <"$work/usb-list.err" || fail "list in the container read the phones itself, not the running agent: $(tail -n 3 "$work/usb-list.err")"
+"$node" -e 'const rows = JSON.parse(require("fs").readFileSync(0, "utf8")); const udids = rows.map((r) => r.udid).sort().join(); if (udids !== "PODMAN01,PODMAN02") { console.error(udids); process.exit(1); }' <"$work/usb-list.json" ||
+  fail "list in the container did not show PODMAN01 and PODMAN02"
+pass "podman exec da-usb device-agent list --json: both phones, as the running agent knows them"
 
 adb_key=$(podman exec "da-usb-$run_id" cat /home/node/.android/adbkey.pub) || fail "no adb key in the volume"
 podman logs "da-usb-$run_id" 2>&1 | has '"component":"adb"' || fail "no adb log line (wrapped as JSON) in the container's output"

@@ -182,6 +182,23 @@ describe('docs/design/faults.md, the fault matrix', () => {
     expect(missing).toEqual([]);
   });
 
+  it('names only deploy-check steps that exist: each `test/deploy/X.sh > step` is a say or pass line of that script', () => {
+    const steps = allRows.flatMap((r) => [...(r.cells.at(-1) ?? '').matchAll(/`(test\/deploy\/[\w-]+\.sh) > ([^`]+)`/g)].map((m) => [m[1]!, m[2]!] as const));
+    expect(steps.length).toBeGreaterThan(10);
+    const missing = steps.filter(([file, step]) => {
+      const script = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '';
+      return !script.split('\n').some(
+        (line) =>
+          /^\s*(?:say|pass) "/.test(line) &&
+          line
+            .trim()
+            .slice(line.trim().indexOf('"') + 1)
+            .startsWith(`${step}"`),
+      );
+    });
+    expect(missing.map(([file, step]) => `${file} > ${step}`)).toEqual([]);
+  });
+
   // A cell may say PENDING(branch) while its test lives on an unmerged branch;
   // main carries none.
   it('has no PENDING cell left', () => {

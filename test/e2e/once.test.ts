@@ -194,7 +194,7 @@ describe('once', () => {
       expect(run.code, run.stderr).toBe(1);
       const errors = logLines(run.stderr).filter((l) => l.level === 'error');
       expect(errors.map((l) => l.msg)).toEqual([
-        `the daemon (pid ${pid}) reports this host's phones from this state directory: a second report would tell the cloud another reading under its node id. Nothing was sent; systemctl reload device-agent (SIGHUP) makes it report now, and once --dry-run prints what this run would send`,
+        `the daemon (pid ${pid}) reports this host's phones from this state directory: a second report would tell the cloud another reading under its node id. Nothing was sent; a SIGHUP makes it report now (systemctl reload device-agent; in a container, podman kill --signal HUP CONTAINER, or docker kill), and once --dry-run prints what this run would send`,
       ]);
       // It read no phone: its only lines are the setup's and this one.
       expect(run.stderr).not.toContain('PIXEL8PRO0001');
