@@ -132,7 +132,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     summary: 'check the configuration, adb, the devices and the cloud',
     about:
       'Prints a checklist: the configuration, the node id, the adb server, each device with advice, usbmuxd and each iPhone, the cloud credentials and the clock. ' +
-      'What stops this host from reporting fails; a problem of one phone (unauthorized, offline, its battery) warns, unless --phones fail.',
+      'What stops this host from reporting fails; a phone its source cannot use (unauthorized, offline, not paired) warns, unless --phones fail; its battery, wear and readiness warn either way.',
     flags: [
       {
         name: 'phones',

@@ -54,7 +54,7 @@ export const wearSettings = {
     default: 30,
     min: 0,
     max: 365,
-    help: 'a phone whose forecast says a figure passes its limit within this many days is named: in its message, `list`, `doctor` and `device_agent_device_wear_days_left`; 0 names only what is past its limit',
+    help: 'a phone whose forecast says a figure passes its limit within this many days is named in its message and by `doctor` (`list` and `device_agent_device_wear_days_left` give every forecast, whatever its date); 0 names there only what is past its limit',
   },
   'wear.baselinePackages': {
     type: 'string[]',
