@@ -163,4 +163,6 @@ case "${1:-}" in
     fi
     ;;
 esac
+# DEVICE_AGENT_AS_ROOT is this wrapper's: the agent has no such setting and would warn that it ignores it.
+unset DEVICE_AGENT_AS_ROOT
 exec "$node" --max-semi-space-size=1 --no-turbofan --no-maglev "$lib/bin/device-agent.js" "$@" "${config[@]}"

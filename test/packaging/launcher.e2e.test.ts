@@ -35,8 +35,9 @@ function install(runtime: 'missing' | 'foreign' | 'node', dir = mkdtempSync(join
   }
   writeFileSync(
     join(lib, 'bin/device-agent.js'),
-    'const { STATE_DIRECTORY: stateDirectory, ADB_SERVER_SOCKET: adb, DEVICE_AGENT_LOG_LEVEL: logLevel } = process.env;\n' +
-      'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv, stateDirectory, adb, logLevel }));\n',
+    // DEVICE_AGENT_AS_ROOT is the wrapper's alone: passed on, the agent would warn that it has no such variable.
+    'const { STATE_DIRECTORY: stateDirectory, ADB_SERVER_SOCKET: adb, DEVICE_AGENT_LOG_LEVEL: logLevel, DEVICE_AGENT_AS_ROOT: asRoot } = process.env;\n' +
+      'console.log(JSON.stringify({ argv: process.argv.slice(2), execArgv: process.execArgv, stateDirectory, adb, logLevel, asRoot }));\n',
   );
   const bin = join(dir, 'device-agent');
   writeFileSync(
