@@ -541,12 +541,16 @@ in_host $h apt-get install -y -qq "device-agent=$N" >"$run/reinstall.log" 2>&1 |
 bed_host=$h
 wait_put "$t0" "p.nodeId === '${node_id[$h]}' && p.version === '$N'" 60 >/dev/null || fail "after remove and reinstall the agent did not report with its node id"
 pass "remove stopped both services and kept settings, key, node id and adb key; reinstalled, the host reported as before"
+# What the proxy guide has an operator make by hand: the proxy's environment file (it holds the password) and the
+# `systemctl edit` drop-in naming it.
+in_host $h bash -c 'install -m 0600 /dev/null /etc/device-agent/proxy.env && mkdir -p /etc/systemd/system/device-agent.service.d &&
+  printf "[Service]\nEnvironmentFile=/etc/device-agent/proxy.env\n" >/etc/systemd/system/device-agent.service.d/override.conf' || fail "could not make proxy.env and its drop-in"
 in_host $h dpkg --purge device-agent >"$run/purge.log" 2>&1 || fail "purge: $(tail "$run/purge.log")"
-for f in /etc/device-agent /var/lib/device-agent /var/lib/private/device-agent /var/lib/device-agent-adb /usr/lib/systemd/system/device-agent.service; do
+for f in /etc/device-agent /etc/systemd/system/device-agent.service.d /var/lib/device-agent /var/lib/private/device-agent /var/lib/device-agent-adb /usr/lib/systemd/system/device-agent.service; do
   in_host $h test ! -e "$f" || fail "purge left $f"
 done
 in_host $h getent passwd device-agent-adb >/dev/null && fail "purge left the user device-agent-adb"
-pass "purge removed configuration, key, state, adb key and the user"
+pass "purge removed configuration, key, state, adb key and the user, and the proxy file and drop-in the proxy guide has one make"
 # As a host that never had it: the role's key, source and the repository's index go too.
 in_host $h bash -c 'rm -f /etc/apt/keyrings/device-agent.gpg /etc/apt/sources.list.d/device-agent.sources && rm -rf /var/lib/apt/lists/*'
 
