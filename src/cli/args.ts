@@ -64,7 +64,8 @@ export function parseCli(argv: readonly string[]): CliArgs {
   let command: CommandName | undefined;
   if (first === 'help') {
     if (positionals.length > 2) throw new UsageError(`help takes one command, got: ${positionals.slice(1).join(' ')}`);
-    if (positionals[1] !== undefined) command = commandNamed(positionals[1]);
+    // `help help` and `help version` are the whole help, as `help` is.
+    if (!/^(help|version)?$/.test(positionals[1] ?? '')) command = commandNamed(positionals[1]!);
   } else if (first === 'version') {
     // As docker and kubectl take it: `version` is --version.
     if (positionals.length > 1) throw new UsageError(`version takes no command, got: ${positionals.join(' ')}`);

@@ -26,7 +26,6 @@ export function settingsFileProblem(path: string, file: Ownership, dir: Ownershi
   if (!trustedOwner(dir.uid, euid)) {
     return `${path} lies in ${dir.path}, owned by uid ${dir.uid}, neither root nor the user the agent runs as (uid ${euid}), who may replace it: refused. Fix: chown root ${dir.path}, or move the file`;
   }
-  return undefined;
 }
 
 /** Why a key file gives the key away, with the fix; undefined when only root, the agent's user and its group (or root's) may read it. */

@@ -16,5 +16,4 @@ export function checkHiddenDevices(value: string[]) {
     if (/^\[?["']|["']\]?$/.test(entry))
       return `${JSON.stringify(entry)} is quoted, which no udid is: write the udids bare, separated by commas, without quotes or brackets (${EXAMPLE})`;
   }
-  return undefined;
 }

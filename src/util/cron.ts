@@ -122,5 +122,4 @@ export function nextRun(schedule: CronSchedule, afterMs: number) {
       }
     }
   }
-  return undefined;
 }

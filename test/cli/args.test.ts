@@ -51,6 +51,10 @@ describe('parseCli', () => {
     expect(parseCli(['-h'])).toMatchObject({ command: 'help', helpFor: undefined });
     expect(parseCli(['help'])).toMatchObject({ command: 'help', helpFor: undefined });
     expect(parseCli(['help', 'once'])).toMatchObject({ command: 'help', helpFor: 'once' });
+    // The README lists version beside the commands: its help is the whole help, as help's own is (it was "unknown command
+    // \"version\"; did you mean version?").
+    expect(parseCli(['help', 'version'])).toEqual({ command: 'help', helpFor: undefined, dryRun: false });
+    expect(parseCli(['help', 'help'])).toEqual({ command: 'help', helpFor: undefined, dryRun: false });
     expect(parseCli(['once', '--help'])).toMatchObject({ command: 'help', helpFor: 'once' });
     expect(parseCli(['list', '-h'])).toMatchObject({ command: 'help', helpFor: 'list' });
     expect(parseCli(['-v'])).toMatchObject({ command: 'version' });

@@ -81,5 +81,4 @@ function firstReadable(paths: readonly string[]) {
       // Not this distribution's place: try the next.
     }
   }
-  return undefined;
 }

@@ -79,7 +79,6 @@ function match(groups: ReadonlyArray<Named | undefined>, message: string, on: On
       return event;
     }
   }
-  return undefined;
 }
 
 function eventOf(entry: KernelMessage, values: readonly string[], on: On) {

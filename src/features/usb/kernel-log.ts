@@ -82,7 +82,6 @@ function installedUnit(dirs: readonly string[]) {
     for (const t of [text, ...dirs.flatMap((d) => confFiles(join(d, `${UNIT}.d`)))]) serviceSettings(t, settings);
     return { file, settings };
   }
-  return undefined;
 }
 
 function serviceSettings(text: string, into: Map<string, string[]>) {

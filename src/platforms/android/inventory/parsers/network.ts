@@ -73,5 +73,4 @@ export function parsePing(text: string): PingResult | undefined {
   if (/Network is unreachable|connect: |Permission denied|Operation not permitted/i.test(clean)) {
     return { code: 2, status: 'ERROR' };
   }
-  return undefined;
 }
