@@ -116,6 +116,9 @@ describe('list and doctor show readiness and the USB port', () => {
     // The daemon reads the log into its record per port and saves it when it stops.
     const daemon = startAgent(['run'], env);
     await daemon.waitForLog((l) => String(l.msg).startsWith('port 1-1.3: 12 enumeration failures'), 30_000);
+    // And has seen both phones, so that its in-service record has them: the kernel log is read at once, a phone's first
+    // inventory can come seconds later on a loaded host (CI on a 2-vCPU AMD host: no inService24h for NOTRDY02).
+    await daemon.waitForLog((l) => l.msg === 'report delivered' && l.devices === 2, 30_000);
     expect((await daemon.stop('SIGTERM', 20_000)).code).toBe(0);
 
     const table = await runAgent(['list'], env);
