@@ -127,7 +127,8 @@ export class Describer {
     const { serial, state, failure } = record;
     const cached = state === READY ? record.last : undefined;
     if (cached) {
-      if (!failure || cached.message) return cached;
+      // An inventory cut short is its own failure, and says so itself; a failure after it (a wedged shell) is told.
+      if (!failure || cached.message === failure.text) return cached;
       return { ...cached, status: STATUS_UNAVAILABLE, ...composeMessage([advice(record)]) };
     }
     const early = state === READY ? this.o.registry.readings.early(record.key) : undefined;

@@ -178,6 +178,22 @@ describe('AndroidSource', () => {
     expect(registry.find('android', 'W')?.failures).toBe(1);
   });
 
+  // CI on a loaded host: a slow inventory (answered, not all in time: AVAILABLE with a message saying so), then the phone
+  // wedged; its failure was hidden behind that message, and the report said AVAILABLE while the agent counted failures.
+  it('marks a device whose last inventory was cut short (AVAILABLE, saying so) UNAVAILABLE once a probe fails outright, with that failure', async () => {
+    const slow = 'part of the inventory did not answer in time';
+    const { fake } = prober((serial, n) =>
+      n > 1 ? Promise.reject(new Error('device W did not open an adb shell within 100 ms')) : Promise.resolve({ ...info(serial), message: slow }),
+    );
+    const { collect } = source(fake, { reportWaitMs: 1_000 });
+    const devices = new Map([['W', 'device']]);
+    expect((await collect(devices))[0]).toMatchObject({ status: 'AVAILABLE', message: slow });
+    const [w] = await collect(devices);
+    expect(w).toMatchObject({ udid: 'W', modelName: 'model of W', status: 'UNAVAILABLE' });
+    expect(w!.message).toMatch(/^the device has not answered its adb shell inventory since .*did not open an adb shell within 100 ms/);
+    expect(w!.message).not.toContain(slow);
+  });
+
   it("marks a failure whose connection closed under the inventory as a cut (the prober's word), and no other", async () => {
     let cut = false;
     const { fake } = prober((serial, n) => (n > 1 ? Promise.reject(new Error('the adb connection failed')) : Promise.resolve(info(serial))));
