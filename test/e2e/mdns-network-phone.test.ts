@@ -50,7 +50,11 @@ describe('a wireless-debugging phone that reboots onto a new port', () => {
   it('is found again through mdns and reported AVAILABLE within one cycle of the announcement; a device announcing its name as another phone takes nothing', async () => {
     const first = await bed.networkPhone('MDNS01');
     proxy.mdns = [{ instance: NAME, type: 'adb-tls-connect', address: first.serial }];
-    agent = startAgent(['run'], daemonEnv(proxy.env, cloud, { DEVICE_AGENT_NETWORK_DEVICES: first.serial, DEVICE_AGENT_SCHEDULE: '*/2 * * * * *' }));
+    // At debug, so that a failure prints each look at mdns and each connect's outcome.
+    agent = startAgent(
+      ['run'],
+      daemonEnv(proxy.env, cloud, { DEVICE_AGENT_NETWORK_DEVICES: first.serial, DEVICE_AGENT_SCHEDULE: '*/2 * * * * *', DEVICE_AGENT_LOG_LEVEL: 'debug' }),
+    );
     await cloud.waitForPut(
       reported('MDNS01', (d) => d.status === 'AVAILABLE'),
       30_000,

@@ -82,8 +82,10 @@ export class MdnsFinder {
           try {
             await this.o.adb.connect(act.address);
           } catch (err) {
-            this.follow.connectFailed(act.address);
-            logger.debug({ serial: act.address, err: (err as Error).message }, 'mdns: connecting the announced address failed; tried again later');
+            // adb's refusal: tried again later. No answer (a deadline, a cut): the server may have connected it, so
+            // it is followed as connected, and the device there is found or refused as any.
+            if (err instanceof AdbCommandError) this.follow.connectFailed(act.address);
+            logger.debug({ serial: act.address, err: (err as Error).message }, 'mdns: connecting the announced address failed');
           }
           break;
         case 'found':

@@ -2,13 +2,14 @@
 // network devices, adb 29's refusal said once and not asked again for the
 // hour, a flood said once, a refused device disconnected.
 import { describe, expect, it } from 'vitest';
-import { AdbCommandError } from '../../../src/platforms/android/adb/errors.js';
+import { AdbCommandError, AdbUnreachableError } from '../../../src/platforms/android/adb/errors.js';
 import { MdnsFinder } from '../../../src/platforms/android/mdns-finder.js';
+import { RETRY_MS } from '../../../src/platforms/android/mdns-follow.js';
 import { captureLogger } from '../../log/capture.js';
 
 type Rec = { serial: string; state: string; udid?: string };
 
-function finder(answers: () => string, records: () => Rec[]) {
+function finder(answers: () => string, records: () => Rec[], connected = (a: string) => Promise.resolve(`connected to ${a}`)) {
   const log = captureLogger('info');
   let now = 0;
   const calls: string[] = [];
@@ -18,9 +19,9 @@ function finder(answers: () => string, records: () => Rec[]) {
         calls.push('mdns');
         return answers();
       },
-      connect: async (a: string) => {
+      connect: (a: string) => {
         calls.push(`connect ${a}`);
-        return `connected to ${a}`;
+        return connected(a);
       },
       disconnect: async (a: string) => {
         // With the warnings said by then: the line that says "disconnected" must come after it.
@@ -133,5 +134,36 @@ describe('the mdns finder', () => {
         .filter((l) => l.level === 'warn')
         .map((l) => l.msg),
     ).toEqual([expect.stringMatching(/says it is "EVIL": a clone or a forged announcement, which takes nothing of U1/)]);
+  });
+
+  it("a connect whose answer never came (its deadline on a loaded host) while adb connected the address: the device there is still refused; adb's refusal is tried again later", async () => {
+    let listing = 'adb-U1-QXjCrW\t_adb-tls-connect._tcp\t192.168.1.10:37001\n';
+    let records: Rec[] = [{ serial: '192.168.1.10:37001', state: 'device', udid: 'U1' }];
+    let connect = () => Promise.reject(new AdbUnreachableError('tcp:127.0.0.1:5037', 'ETIMEDOUT', '10000 ms'));
+    const { f, calls, log, advance } = finder(
+      () => listing,
+      () => records,
+      () => connect(),
+    );
+    await f.tick();
+    listing = 'adb-U1-QXjCrW\t_adb-tls-connect._tcp\t10.0.0.66:5555\n';
+    records = [];
+    await f.tick();
+    records = [{ serial: '10.0.0.66:5555', state: 'device', udid: 'EVIL' }];
+    await f.tick();
+    expect(calls.filter((c) => c !== 'mdns')).toEqual(['connect 10.0.0.66:5555', 'disconnect 10.0.0.66:5555 (0 warnings before)']);
+    expect(log.lines().filter((l) => l.level === 'warn')).toHaveLength(1);
+
+    // Refused by adb (the phone not listening yet) at another address: not followed there until the retry.
+    calls.length = 0;
+    connect = () => Promise.reject(new AdbCommandError('connect 10.0.0.7:5555', "failed to connect to '10.0.0.7:5555': Connection refused"));
+    listing = 'adb-U1-QXjCrW\t_adb-tls-connect._tcp\t10.0.0.7:5555\n';
+    records = [];
+    await f.tick();
+    advance(RETRY_MS - 1);
+    await f.tick();
+    advance(1);
+    await f.tick();
+    expect(calls.filter((c) => c !== 'mdns')).toEqual(['connect 10.0.0.7:5555', 'connect 10.0.0.7:5555']);
   });
 });
