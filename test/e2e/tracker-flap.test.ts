@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrackerCutter } from '../sim/tracker-cutter.js';
 import { DaemonBed } from './daemon-bed.js';
 import { devicesOf } from '../support/reports.js';
-import { sleep } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 
 // Issue 23, item 3: adb's device tracker dies right after connecting (a
 // crash-looping adb server, a tunnel that cuts idle connections), while the
@@ -39,13 +39,16 @@ describe('a device tracker that dies right after connecting', () => {
     const newLines = agent.logs().slice(lines);
     const reconnects = cutter.trackers - trackers;
     // Waits of 0.25, 0.5, 1, 2, 4 s (each between half and all of it): not 4 a second.
-    expect(reconnects).toBeGreaterThanOrEqual(3);
     expect(reconnects).toBeLessThanOrEqual(10);
     // At most one full report for tracking coming back in a period (the schedule here is a year), nothing per reconnect.
     expect(puts.length).toBeLessThanOrEqual(2);
     for (const [i, d] of devices.entries()) expect(d.shellSessions - sessions[i]!).toBeLessThanOrEqual(2);
     expect(newLines.filter((l) => l.level === 'warn' || l.level === 'error').length).toBeLessThanOrEqual(4);
     expect(newLines.length).toBeLessThanOrEqual(15);
+
+    // It keeps reconnecting. Not counted in the 6 s: on a loaded host the first report comes late, and the wait has
+    // grown toward its 10-s cap (5 to 10 s with its jitter) by then.
+    await waitFor(() => cutter.trackers - trackers >= 3, 60_000, '3 reconnects');
 
     // Tracking works again once the connections hold: a plug is reported.
     cutter.cutting = false;
@@ -59,5 +62,5 @@ describe('a device tracker that dies right after connecting', () => {
     ).toEqual(['FLAP0001', 'FLAP0002', 'FLAP0003']);
     expect(agent.child.exitCode).toBeNull();
     console.log(JSON.stringify({ reconnects, puts: puts.length, sessions: devices.map((d, i) => d.shellSessions - sessions[i]!), lines: newLines.length }));
-  }, 90_000);
+  }, 150_000);
 });
