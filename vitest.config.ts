@@ -153,7 +153,7 @@ const projects: TestProjectInlineConfiguration[] = [
 // descriptors and sockets (its own agent, adb server and cloud double), which
 // a neighbour cannot change; two of them mostly wait out fixed durations, and
 // the 1,000-cycle soak is the one that needs a core (docs/design/tooling.md).
-// .ci/run starts the deploy checks when the chaos soak's start is over (test/support/soak-started.ts).
+// .ci/run starts the deploy checks when the chaos soak is over (test/support/chaos-over.ts).
 if (soakOn)
   projects.push({
     extends: true,

@@ -16,7 +16,7 @@ import { seededRandom } from '../support/virtual-time.js';
 import { AVAILABILITY_FILE, clockFrom } from '../../src/features/availability/store.js';
 import { IN_SERVICE, partsOf } from '../../src/features/availability/tally.js';
 import { devicesOf } from '../support/reports.js';
-import { markSoakStarted } from '../support/soak-started.js';
+import { markChaosOver } from '../support/chaos-over.js';
 import { sleep } from '../support/wait.js';
 
 // Chaos soak: about 30 simulated phones behind the real adb server plug,
@@ -361,7 +361,6 @@ beforeAll(async () => {
   // arrives, issue 42). What the soak bounds starts after this.
   await cloud
     .waitForPut((r) => r.answer?.status === 200 && devicesOf(r).length === DEVICES, 150_000)
-    .finally(markSoakStarted)
     .catch(async (e: unknown) => {
       // Which phones the last report left out, what adb lists and the agent's last lines naming each:
       // a start that failed in CI said only how many reports went out.
@@ -380,6 +379,7 @@ afterAll(async () => {
   living = false;
   stopTracking();
   await agent?.stop('SIGKILL').catch(() => undefined);
+  markChaosOver();
   for (const d of [...plugged.values(), ...unplugged.values()]) await d.stop();
   await proxy?.stop();
   await adb.stop();
