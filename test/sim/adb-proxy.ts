@@ -58,6 +58,8 @@ export class AdbProxy {
   mdns: MdnsAnnouncement[] | string | undefined;
   /** host:mdns:services requests answered. */
   mdnsAsked = 0;
+  /** Each host:connect relayed: its address, and how many mdns requests had been answered when it came. */
+  readonly connects: { address: string; mdnsAsked: number }[] = [];
 
   private server: net.Server | undefined;
   private listenPort = 0;
@@ -146,6 +148,7 @@ export class AdbProxy {
         client.end(Buffer.concat([Buffer.from(`OKAY${body.length.toString(16).padStart(4, '0')}`, 'ascii'), body]));
         return;
       }
+      if (service.startsWith('host:connect:')) this.connects.push({ address: service.slice('host:connect:'.length), mdnsAsked: this.mdnsAsked });
       if (TRACKER_SERVICE.test(service)) this.watchTracker(client, upstream, close);
       if (service === DEVICES_LONG && this.usbPaths.size > 0) {
         rewriting = true;
