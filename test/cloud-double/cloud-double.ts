@@ -351,8 +351,9 @@ export class CloudDouble {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        const seen = this.putRequests().map((r) => r.answer?.fault ?? r.answer?.status ?? 'pending');
-        reject(new Error(`no matching PUT /devices within ${timeoutMs} ms (seen: [${seen.join(', ')}])`));
+        const puts = this.putRequests();
+        const seen = puts.map((r) => r.answer?.fault ?? r.answer?.status ?? 'pending');
+        reject(new Error(`no matching PUT /devices within ${timeoutMs} ms (seen: [${seen.join(', ')}]; the last: ${lastPuts(puts, Date.now())})`));
       }, timeoutMs);
       this.waiters.add(check);
     });
@@ -676,4 +677,18 @@ function statusText(status: number): string {
     504: 'Gateway Timeout',
   };
   return texts[status] ?? `HTTP ${status}`;
+}
+
+/** The last few PUTs, each with its age and its devices' status (and the start of a message), for a failed wait's line. */
+function lastPuts(puts: readonly RecordedRequest[], now: number): string {
+  const devices = (r: RecordedRequest) => {
+    const list = (r.body as Partial<ReportBody> | undefined)?.devices;
+    return Array.isArray(list) ? list.map((d) => `${d.udid} ${d.status}${d.message ? ` "${d.message.slice(0, 50)}"` : ''}`).join(', ') : 'no body';
+  };
+  return (
+    puts
+      .slice(-4)
+      .map((r) => `${now - r.receivedAt} ms ago {${devices(r)}}`)
+      .join('; ') || 'none'
+  );
 }

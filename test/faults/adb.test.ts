@@ -44,7 +44,9 @@ describe('faults: adb and devices', () => {
     const back = Date.now();
     // The sessions were cut by the server going away, not by the phones: no phone is blamed for them (issue 34).
     expect(a.logs().filter((l) => l.level === 'warn' && String(l.msg).includes('inventory of the device failed'))).toEqual([]);
-    const after = await cloud.waitForPut((r) => r.receivedAt >= back && r.answer?.status === 200 && allFull(r, serials), 15_000);
+    // A bound on a loaded host, not a latency promise: the whole report came 2.4 s after the restart alone (twice),
+    // and within 15 s in ten runs beside four CPU-bound processes; a CI run beside one passed 15 s without it.
+    const after = await cloud.waitForPut((r) => r.receivedAt >= back && r.answer?.status === 200 && allFull(r, serials), 45_000);
     // Sessions cut before getprop answered leave no phantom under the adb serial.
     expect(
       devicesOf(after)
@@ -53,7 +55,7 @@ describe('faults: adb and devices', () => {
     ).toEqual(serials);
     await a.waitForLog((l) => l.msg === 'report delivered' && String(l.reason).includes('source-resumed'));
     expect(a.child.exitCode).toBeNull();
-  });
+  }, 120_000);
 
   it('a device hanging on one command is reported with its identity; the others in full', async () => {
     await plug('HANG0001');
