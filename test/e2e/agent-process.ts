@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,9 +114,34 @@ export class AgentProcess {
     for (;;) {
       const hit = this.logs().find(predicate);
       if (hit) return hit;
-      if (Date.now() > deadline) throw new Error(`no matching log line within ${timeoutMs} ms; output:\n${this.stdout}\n${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`no matching log line within ${timeoutMs} ms (${await this.vitals()}); output:\n${this.stdout}\n${this.stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /**
+   * For a wait that failed: whether the agent still runs, and the CPU it spent over one second (from /proc): a
+   * silent agent that spins is stuck in a loop, one that idles waits on something that never comes.
+   */
+  async vitals(): Promise<string> {
+    const { exitCode, signalCode, pid } = this.child;
+    if (exitCode !== null || signalCode !== null) return `the agent exited: code ${exitCode}, signal ${signalCode}`;
+    const cpu = () => {
+      try {
+        // utime and stime, in clock ticks (100 a second on Linux), after the command's closing parenthesis.
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        return Number(fields[11]) + Number(fields[12]);
+      } catch {
+        return undefined;
+      }
+    };
+    const before = cpu();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const after = cpu();
+    return before === undefined || after === undefined
+      ? `the agent (pid ${pid}): no /proc`
+      : `the agent (pid ${pid}) runs, ${(after - before) * 10} ms of CPU in the last second`;
   }
 
   async exited(timeoutMs = 60_000): Promise<AgentRun> {

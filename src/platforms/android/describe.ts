@@ -94,7 +94,7 @@ export class Describer {
     limited(this.o.logger).info(
       'network-device-forgotten',
       { serial, udid: phone.udid },
-      `network device ${phone.udid} at ${serial} is forgotten: ${why}; it is reported UNPLUGGED`,
+      `network device ${phone.udid} at ${serial} is forgotten: ${why}; it is no longer reported with its last inventory (UNPLUGGED, unless its serial is on a USB port adb does not list)`,
       serial,
     );
   }
