@@ -127,21 +127,32 @@ export class AgentProcess {
   async vitals(): Promise<string> {
     const { exitCode, signalCode, pid } = this.child;
     if (exitCode !== null || signalCode !== null) return `the agent exited: code ${exitCode}, signal ${signalCode}`;
-    const cpu = () => {
+    const look = (file: string, pick: (text: string) => string | undefined) => {
       try {
-        // utime and stime, in clock ticks (100 a second on Linux), after the command's closing parenthesis.
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return Number(fields[11]) + Number(fields[12]);
+        return pick(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
       } catch {
         return undefined;
       }
     };
+    // utime and stime, in clock ticks (100 a second on Linux), after the command's closing parenthesis.
+    const cpu = () =>
+      look('stat', (t) =>
+        String(
+          t
+            .split(') ')[1]!
+            .split(' ')
+            .slice(11, 13)
+            .reduce((a, b) => a + Number(b), 0),
+        ),
+      );
     const before = cpu();
     await new Promise((r) => setTimeout(r, 1_000));
     const after = cpu();
-    return before === undefined || after === undefined
-      ? `the agent (pid ${pid}): no /proc`
-      : `the agent (pid ${pid}) runs, ${(after - before) * 10} ms of CPU in the last second`;
+    if (before === undefined || after === undefined) return `the agent (pid ${pid}): no /proc`;
+    // Its state (R running, S sleeping, T stopped, D in the kernel) and, asleep, where: pipe_write is a full log pipe.
+    const state = look('status', (t) => /^State:\s*(.+)$/m.exec(t)?.[1]);
+    const wchan = look('wchan', (t) => t.trim() || undefined);
+    return `the agent (pid ${pid}) runs, ${(Number(after) - Number(before)) * 10} ms of CPU in the last second, state ${state ?? '?'}, waiting in ${wchan ?? '?'}`;
   }
 
   async exited(timeoutMs = 60_000): Promise<AgentRun> {
