@@ -58,9 +58,11 @@ describe('tiered inventory in the running daemon', () => {
     await cloud.waitForPut((r) => mine(r)?.battery?.percentage === '74', 30_000);
     await device.setProfile(withOutputs(base, { 'dumpsys battery': original('dumpsys battery').replace('level: 74', 'level: 41') }));
     const changedAt = Date.now();
-    // The next report: a 2 s schedule, but a report that is not the schedule's takes a token of the report budget (docs/design/fleet.md).
-    const put = await cloud.waitForPut((r) => r.receivedAt >= changedAt && mine(r)?.battery?.percentage === '41', 10_000);
-    expect(put.receivedAt - changedAt).toBeLessThan(7_500);
+    const put = await cloud.waitForPut((r) => r.receivedAt >= changedAt && mine(r)?.battery?.percentage === '41', 30_000);
+    // The next report, counted in reports, not wall time (CI's load once made it 7.9 s against a bound of 7.5; 2.1 s
+    // alone): reports are sent one at a time, so at most the one collected before the change still says 74.
+    const stale = cloud.putRequests().filter((r) => r.receivedAt >= changedAt && r.receivedAt < put.receivedAt && mine(r));
+    expect(stale.length).toBeLessThanOrEqual(1);
     const all = scripts(device);
     expect(all.length).toBeGreaterThanOrEqual(2);
     expect(all[0]).toMatch(/; getprop 2>&1$/m);
