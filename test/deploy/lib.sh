@@ -184,8 +184,9 @@ node_id_of() { "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',
 never_reported() {
   bed GET /puts | "$node" -e "
     let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
-      const between = JSON.parse(t).filter((p) => p.receivedAt >= $3 && p.receivedAt < $4);
-      process.exit(between.some((p) => p.devices.some((d) => d.udid === '$1' && d.status === '$2')) ? 1 : 0);
+      const hits = JSON.parse(t).filter((p) => p.receivedAt >= $3 && p.receivedAt < $4 && p.devices.some((d) => d.udid === '$1' && d.status === '$2'));
+      if (hits.length > 0) process.stderr.write('$1 reported $2 at ' + hits.map((p) => p.receivedAt - $3).join(', ') + ' ms after $3 (until $4: ' + ($4 - $3) + ' ms)\\n');
+      process.exit(hits.length > 0 ? 1 : 0);
     });"
 }
 

@@ -671,6 +671,12 @@ JSON"
         const seen = JSON.parse(t).filter((p) => p.receivedAt >= $off_at).map((p) => p.devices.find((d) => d.udid === 'DEPLOY03'));
         process.stdout.write(seen.map((d) => (d ? d.status + (d.message ? ' (' + d.message + ')' : '') : 'absent')).join(', ') || 'no report');
       });")"
+  # Held there over more reports (the schedule is */5 s), as a slow host holds it before the rm: a record's UNPLUGGED
+  # came 2.5 s after the UNAVAILABLE, and whether before the rm it could not tell.
+  local held_at
+  held_at=$(box_ms)
+  wait_put "$((held_at + 6000))" "status(p, 'DEPLOY03') === 'UNAVAILABLE'" 60 >/dev/null ||
+    fail "DEPLOY03, still off adb on port 1-1.3, was not reported UNAVAILABLE again 6 s on"
   # The time before the rm: a report after it can reach the bed before box_ms answers (CI40's container check).
   gone_at=$(box_ms)
   in_box rm -r "$HUB_SYSFS/1-1.3"
