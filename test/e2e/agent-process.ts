@@ -127,32 +127,31 @@ export class AgentProcess {
   async vitals(): Promise<string> {
     const { exitCode, signalCode, pid } = this.child;
     if (exitCode !== null || signalCode !== null) return `the agent exited: code ${exitCode}, signal ${signalCode}`;
-    const look = (file: string, pick: (text: string) => string | undefined) => {
+    const look = <T>(file: string, pick: (text: string) => T | undefined) => {
       try {
         return pick(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
       } catch {
         return undefined;
       }
     };
-    // utime and stime, in clock ticks (100 a second on Linux), after the command's closing parenthesis.
+    // utime and stime, in clock ticks (100 a second on Linux), after the command's closing parenthesis: the last one,
+    // as the command's name may hold one.
     const cpu = () =>
       look('stat', (t) =>
-        String(
-          t
-            .split(') ')[1]!
-            .split(' ')
-            .slice(11, 13)
-            .reduce((a, b) => a + Number(b), 0),
-        ),
+        t
+          .slice(t.lastIndexOf(') ') + 2)
+          .split(' ')
+          .slice(11, 13)
+          .reduce((a, b) => a + Number(b), 0),
       );
     const before = cpu();
     await new Promise((r) => setTimeout(r, 1_000));
     const after = cpu();
     if (before === undefined || after === undefined) return `the agent (pid ${pid}): no /proc`;
-    // Its state (R running, S sleeping, T stopped, D in the kernel) and, asleep, where: pipe_write is a full log pipe.
+    // Its state (R running, S sleeping, T stopped, D in the kernel) and, asleep, the kernel function it waits in.
     const state = look('status', (t) => /^State:\s*(.+)$/m.exec(t)?.[1]);
     const wchan = look('wchan', (t) => t.trim() || undefined);
-    return `the agent (pid ${pid}) runs, ${(Number(after) - Number(before)) * 10} ms of CPU in the last second, state ${state ?? '?'}, waiting in ${wchan ?? '?'}`;
+    return `the agent (pid ${pid}) runs, ${(after - before) * 10} ms of CPU in the last second, state ${state ?? '?'}, waiting in ${wchan ?? '?'}`;
   }
 
   async exited(timeoutMs = 60_000): Promise<AgentRun> {
