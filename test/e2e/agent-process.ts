@@ -114,8 +114,17 @@ export class AgentProcess {
     for (;;) {
       const hit = this.logs().find(predicate);
       if (hit) return hit;
-      if (Date.now() > deadline)
-        throw new Error(`no matching log line within ${timeoutMs} ms (${await this.vitals()}); output:\n${this.stdout}\n${this.stderr}`);
+      if (Date.now() > deadline) {
+        // Its last lines above debug on the error's first line too: CI's tail prints only that line of a failed test.
+        const last = this.logs()
+          .filter((l) => l.level !== 'debug' && l.level !== 'trace')
+          .slice(-3)
+          .map((l) => `${String(l.level)} ${String(l.msg).slice(0, 200)}`)
+          .join(' | ');
+        throw new Error(
+          `no matching log line within ${timeoutMs} ms (${await this.vitals()}; its last lines: ${last || 'none'}); output:\n${this.stdout}\n${this.stderr}`,
+        );
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   }
