@@ -300,7 +300,7 @@ wait_put "$off_at" "status(p, 'PODMAN02') === 'UNAVAILABLE' && /on USB port 1-1\
 gone_at=$(now_ms)
 rm -r "$usb_tree/1-1.3"
 wait_put "$gone_at" "status(p, 'PODMAN02') === 'UNPLUGGED'" 60 >/dev/null || fail "PODMAN02 was not reported UNPLUGGED once off its port"
-never_reported PODMAN02 UNPLUGGED "$off_at" "$gone_at" || fail "PODMAN02 was reported UNPLUGGED while its serial was on port 1-1.3"
+said=$(never_reported PODMAN02 UNPLUGGED "$off_at" "$gone_at") || fail "PODMAN02 while its serial was on port 1-1.3: $said"
 pass "PODMAN02 off adb on port 1-1.3: UNAVAILABLE with its port, never UNPLUGGED there; UNPLUGGED once off the port"
 
 t=$SECONDS

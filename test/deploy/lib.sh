@@ -179,15 +179,31 @@ wait_placed() {
 node_id_of() { "$node" -e "let t='';process.stdin.on('data',(c)=>t+=c).on('end',()=>process.stdout.write(JSON.parse(t).nodeId))"; }
 
 # never_reported UDID STATUS FROM_MS TO_MS: true when no PUT the bed got from
-# FROM_MS up to (not including) TO_MS reported UDID with STATUS; false too
-# when the bed's PUTs cannot be read (so a check never passes unread).
+# FROM_MS up to (not including) TO_MS reported UDID with STATUS. False, it
+# prints why for the caller's FAIL line (the one line CI's tail is sure to
+# show): what each PUT of that window said of UDID (ms after FROM_MS, its
+# status, and the message of each with STATUS), or that the bed's PUTs could
+# not be read, asked 5 times (so a check never passes unread, and a bed slow
+# to answer once is not taken for a report).
 never_reported() {
-  bed GET /puts | "$node" -e "
-    let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
-      const hits = JSON.parse(t).filter((p) => p.receivedAt >= $3 && p.receivedAt < $4 && p.devices.some((d) => d.udid === '$1' && d.status === '$2'));
-      if (hits.length > 0) process.stderr.write('$1 reported $2 at ' + hits.map((p) => p.receivedAt - $3).join(', ') + ' ms after $3 (until $4: ' + ($4 - $3) + ' ms)\\n');
-      process.exit(hits.length > 0 ? 1 : 0);
-    });"
+  bed_node "
+    (async () => {
+      let all, error;
+      for (let asked = 1; asked <= 5 && all === undefined; asked++) {
+        try {
+          all = await (await fetch('http://127.0.0.1:$bed_port/puts', { signal: AbortSignal.timeout(5000) })).json();
+        } catch (err) {
+          error = err;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+      if (!Array.isArray(all)) return void process.stdout.write('the bed\\'s PUTs could not be read (' + String(error) + ')'), process.exit(1);
+      const seen = all.filter((p) => p.receivedAt >= $3 && p.receivedAt < $4).map((p) => [p.receivedAt - $3, p.devices.find((d) => d.udid === '$1')]);
+      if (!seen.some(([, d]) => d && d.status === '$2')) return;
+      const said = seen.map(([ms, d]) => '+' + ms + ' ms ' + (!d ? 'absent' : d.status === '$2' ? d.status + ' (' + String(d.message ?? '').slice(0, 160) + ')' : d.status));
+      process.stdout.write('reported $2; its reports from ' + $3 + ' to ' + $4 + ': ' + said.join(', '));
+      process.exit(1);
+    })();"
 }
 
 # await_packages DIR VERDICT [PID]: waits for packages.sh's verdict (built,

@@ -681,7 +681,8 @@ JSON"
   gone_at=$(box_ms)
   in_box rm -r "$HUB_SYSFS/1-1.3"
   wait_put "$gone_at" "status(p, 'DEPLOY03') === 'UNPLUGGED'" 60 >/dev/null || fail "DEPLOY03 was not reported UNPLUGGED once off its port"
-  never_reported DEPLOY03 UNPLUGGED "$off_at" "$gone_at" || fail "DEPLOY03 was reported UNPLUGGED while its serial was on port 1-1.3"
+  local said
+  said=$(never_reported DEPLOY03 UNPLUGGED "$off_at" "$gone_at") || fail "DEPLOY03 while its serial was on port 1-1.3: $said"
   pass "DEPLOY03 off adb on port 1-1.3: UNAVAILABLE, the port and the causes in its message, never UNPLUGGED there; UNPLUGGED once off the port"
 
   say "a key and a proxy password given to the wrapper reach the agent as credentials, never the unit's environment"
