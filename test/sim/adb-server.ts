@@ -1,7 +1,7 @@
 // The real adb server (/usr/bin/adb) on a private port with a private HOME,
 // so tests never touch the user's server on 5037 nor its keys.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,43 +35,6 @@ process.once('exit', () => {
 
 /** Ports this process handed out: not handed out again, so that one given back (an adb server killed, a phone unplugged) is there for its owner to take again. */
 const handedOut = new Set<number>();
-
-/**
- * The ports every worker of this vitest run handed out, one directory each under the run's (its main process's pid):
- * a slice is not a worker's alone. vitest frees a worker's id when its file ends and stops that fork unawaited, so two
- * forks of one id can be alive at once, and a file's fork never sees the ports its predecessors drew (CI at 8e465214:
- * a status test drew charge-control's phone's port while it was unplugged; the phone's replug found adb there,
- * EADDRINUSE, and the status test's agent met the phone there). Outside vitest, none.
- */
-const claims = process.env.VITEST_WORKER_ID === undefined ? undefined : join(tmpdir(), `device-agent-test-ports-${process.ppid}`);
-let swept = false;
-
-/** Whether this process may hand out `port`: no other worker of the run claimed it. A registry that cannot be written claims nothing. */
-function claim(port: number) {
-  if (claims === undefined) return true;
-  try {
-    if (!swept) sweepClaims();
-    mkdirSync(claims, { recursive: true });
-    mkdirSync(join(claims, String(port)));
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'EEXIST';
-  }
-}
-
-/** The registries of runs whose main process is gone. */
-function sweepClaims() {
-  swept = true;
-  for (const name of readdirSync(tmpdir())) {
-    const pid = Number(/^device-agent-test-ports-(\d+)$/.exec(name)?.[1]);
-    if (!pid) continue;
-    try {
-      process.kill(pid, 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ESRCH') rmSync(join(tmpdir(), name), { recursive: true, force: true });
-    }
-  }
-}
 /**
  * Slices of the range: one for each of the test workers that run at once (vitest's VITEST_POOL_ID, 1 to 3), one for
  * each deploy check that draws ports in the host's network beside another (DEVICE_AGENT_TEST_PORT_SLICE: 4 for
@@ -106,8 +69,8 @@ export async function freePort(): Promise<number> {
       server.once('error', () => resolve(false));
       server.listen(port, '127.0.0.1', () => resolve(true));
     });
-    if (ok) await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (ok && (claim(port) || attempt >= 10 * size)) {
+    if (ok) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       handedOut.add(port);
       return port;
     }

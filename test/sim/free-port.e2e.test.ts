@@ -1,6 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, portSlice } from './adb-server.js';
@@ -29,23 +27,6 @@ describe('freePort', () => {
     process.env.DEVICE_AGENT_TEST_RESERVED_PORTS = slice.filter((p) => !open.includes(p)).join(',');
     const drawn = [await freePort(), await freePort(), await freePort()];
     expect(drawn.sort((a, b) => a - b)).toEqual([...open].sort((a, b) => a - b));
-  });
-
-  // vitest frees a worker's id when its file ends and stops that fork unawaited: two forks of one slice can be alive at
-  // once (CI at 8e465214: a status test drew the port of charge-control's unplugged phone, whose replug then failed).
-  it("never hands out a port another worker of the run drew (the run's registry in the temporary directory)", async () => {
-    const { from, size } = portSlice();
-    const open: number[] = [];
-    // From the slice's bottom: the test above drew (and so keeps) three at its top.
-    for (let port = from; open.length < 6 && port < from + size; port++) if (await listening(port)) open.push(port);
-    expect(open).toHaveLength(6);
-    const slice = Array.from({ length: size }, (_, i) => from + i);
-    process.env.DEVICE_AGENT_TEST_RESERVED_PORTS = slice.filter((p) => !open.includes(p)).join(',');
-    // Three of them drawn by another worker of this run (the registry is its main process's).
-    const claims = join(tmpdir(), `device-agent-test-ports-${process.ppid}`);
-    for (const port of open.slice(0, 3)) mkdirSync(join(claims, String(port)), { recursive: true });
-    const drawn = [await freePort(), await freePort(), await freePort()];
-    expect(drawn.sort((a, b) => a - b)).toEqual(open.slice(3).sort((a, b) => a - b));
   });
 
   // The deploy checks run beside each other and beside the soak tier's workers, all in the host's network.
