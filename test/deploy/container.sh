@@ -141,7 +141,7 @@ pass "$(grep -m1 '^\[' "$work/pretty.err" | cut -c1-100)"
 # out (listen on 0) goes back into that range, and the containers share the
 # host's network, so an outgoing connection (adb to a phone) could take it
 # before the agent listens on it (EADDRINUSE, seen in CI). Every port this
-# check needs, drawn at once by test/sim/adb-server.ts's freePort from the
+# check needs, drawn at once by test/sim/free-port.ts's freePort from the
 # slice it keeps for processes other than the test workers: the soak
 # tier's workers, beside this check in CI, draw from slices of their own
 # (this check drew from the whole range before, theirs included), and one

@@ -47,7 +47,7 @@
 # - the hosts share the image's SSH host keys, so the controller does not
 #   check them here (in a lab, known_hosts does).
 set -euo pipefail
-# The ports this check and its beds draw (test/sim/adb-server.ts, freePort) come from a slice of their own: the
+# The ports this check and its beds draw (test/sim/free-port.ts, freePort) come from a slice of their own: the
 # container check beside it shares the host's network and holds ports it drew and listens on later.
 export DEVICE_AGENT_TEST_PORT_SLICE=4
 

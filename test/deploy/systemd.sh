@@ -33,7 +33,7 @@
 #   src/util/process-identity.ts). The installed package's box takes it
 #   away, as a host has one boot id.
 set -euo pipefail
-# The ports this check and its beds draw (test/sim/adb-server.ts, freePort) come from a slice of their own: the
+# The ports this check and its beds draw (test/sim/free-port.ts, freePort) come from a slice of their own: the
 # container check beside it shares the host's network and holds ports it drew and listens on later.
 export DEVICE_AGENT_TEST_PORT_SLICE=5
 

@@ -1,9 +1,7 @@
 // The real adb server (/usr/bin/adb) on a private port with a private HOME,
 // so tests never touch the user's server on 5037 nor its keys.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,65 +31,9 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Ports this process handed out: not handed out again, so that one given back (an adb server killed, a phone unplugged) is there for its owner to take again. */
-const handedOut = new Set<number>();
-/**
- * Slices of the range: one for each of the test workers that run at once (vitest's VITEST_POOL_ID, 1 to 3), one for
- * each deploy check that draws ports in the host's network beside another (DEVICE_AGENT_TEST_PORT_SLICE: 4 for
- * rollout.sh, 5 for systemd.sh) and 0 for any other process (container.sh, whose containers share the host's network).
- * Two checks drawing from one slice could each take a port the other had drawn and not yet listened on.
- */
-const SLICES = 6;
+import { freePort } from './free-port.js';
 
-/**
- * A free port for another process to listen on, below the kernel's
- * ephemeral range: a port the kernel handed out goes back into that range,
- * where any outgoing connection (adb to a phone) may take it before the
- * other process listens on it. Each test worker draws from its own slice and
- * never twice the same port: an adb server restarted on its port found a
- * simulated phone of the other worker there once (CI13: the restart's first
- * request reset, then refused), when both drew from the whole range.
- */
-export async function freePort(): Promise<number> {
-  const { from, size } = portSlice();
-  // Ports the process that started this one drew for others to listen on later (DEVICE_AGENT_TEST_RESERVED_PORTS,
-  // comma-separated): test/deploy/container.sh draws its eight at once, and a bed it starts drew its own phones' ports
-  // from the same slice. One phone took the control port the bed was about to listen on (CI at 51586f49: the bed died
-  // of EADDRINUSE, and with it the check's cloud).
-  const reserved = new Set((process.env.DEVICE_AGENT_TEST_RESERVED_PORTS ?? '').split(',').filter(Boolean).map(Number));
-  for (let attempt = 0; ; attempt++) {
-    const port = from + Math.floor(Math.random() * size);
-    if (reserved.has(port)) continue;
-    // A slice used up (thousands of ports in one process) may hand out a port again rather than fail.
-    if (handedOut.has(port) && attempt < 10 * size) continue;
-    const server = net.createServer();
-    const ok = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (ok) {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      handedOut.add(port);
-      return port;
-    }
-    if (attempt > 10 * size + 100) throw new Error('no free port below the ephemeral range');
-  }
-}
-
-/** This process's slice of the ports below the kernel's ephemeral range. */
-export function portSlice() {
-  let low = 32768;
-  try {
-    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
-  } catch {
-    // Not Linux: the usual start of the range.
-  }
-  const top = Math.max(1100, low - 1);
-  const bottom = Math.max(1025, top - 10_000);
-  const size = Math.floor((top - bottom) / SLICES);
-  const slice = Number(process.env.DEVICE_AGENT_TEST_PORT_SLICE ?? process.env.VITEST_POOL_ID) || 0;
-  return { from: bottom + (slice % SLICES) * size, size };
-}
+export { freePort };
 
 /**
  * Each death by a signal of this process's servers since the test began, kept though a bed
