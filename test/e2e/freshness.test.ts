@@ -7,7 +7,7 @@ import { loadProfile, withProps, withSerial, type Profile } from '../sim/profile
 import type { SimDevice } from '../sim/sim-device.js';
 import { DaemonBed } from './daemon-bed.js';
 import { steppedClockEnv } from '../support/faketime.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { sleep } from '../support/wait.js';
 import { REPORT_IDLE_MS } from '../../src/agent/platforms.js';
 
 // Freshness of the tiered inventory, end to end: `device-agent run` against
@@ -74,21 +74,21 @@ describe('tiered inventory in the running daemon', () => {
     // elsewhere (it refreshes no unchanged phone), and one that stopped waiting for an inventory still running
     // (REPORT_IDLE_MS without an answer; the next report takes its answer). CI once counted 2 stale reports, which kind
     // not known then: the failure line names each one's trigger and time now.
-    const puts = cloud.putRequests();
-    const lines = () => agent.logs().filter((l) => l.msg === 'report delivered' && typeof l.reason === 'string');
-    // Each report is one PUT here (one phone, the cloud double accepts all), so the nth line is the nth PUT's.
-    await waitFor(() => lines().length >= puts.indexOf(put) + 1, 10_000);
-    const report = new Map(puts.map((r, i) => [r, lines()[i]!] as const));
+    // Each PUT's report: the first delivered after it was received (a retry's line is its report's), on the host's clock.
+    const delivered = (l: Record<string, unknown>) => l.msg === 'report delivered' && typeof l.reason === 'string';
+    await agent.waitForLog((l) => delivered(l) && Date.parse(String(l.time)) >= put.receivedAt, 10_000);
+    const reports = agent
+      .logs()
+      .filter(delivered)
+      .map((l) => ({ at: Date.parse(String(l.time)), reason: String(l.reason), ms: Number(l.ms) }))
+      .sort((a, b) => a.at - b.at);
+    const reportOf = (r: RecordedRequest) => reports.find((l) => l.at >= r.receivedAt)!;
     const refreshed = (r: RecordedRequest) => {
-      const line = report.get(r)!;
-      return (
-        String(line.reason)
-          .split(', ')
-          .some((t) => FULL.has(t)) && Number(line.ms) < REPORT_IDLE_MS
-      );
+      const { reason, ms } = reportOf(r);
+      return reason.split(', ').some((t) => FULL.has(t)) && ms < REPORT_IDLE_MS;
     };
-    const stale = puts.filter((r) => r.receivedAt >= changedAt && r.receivedAt < put.receivedAt && mine(r));
-    const said = stale.map((r) => `${String(report.get(r)!.reason)} in ${String(report.get(r)!.ms)} ms`).join('; ');
+    const stale = cloud.putRequests().filter((r) => r.receivedAt >= changedAt && r.receivedAt < put.receivedAt && mine(r));
+    const said = stale.map((r) => `${reportOf(r).reason} in ${reportOf(r).ms} ms`).join('; ');
     expect(stale.filter(refreshed).length, `the reports still saying 74 after the change: ${said}`).toBeLessThanOrEqual(1);
     const all = scripts(device);
     expect(all.length).toBeGreaterThanOrEqual(2);
