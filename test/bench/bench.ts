@@ -94,10 +94,10 @@ interface AgentRound {
   /** device_agent_inventory_duration_seconds: devices and Machine in parallel. */
   inventoryMetricMs: number;
   reportMs: number;
-  /** Inventories the daemon ran before it went quiet (a fresh start used to run two: see the README, Performance). */
+  /** Reports that ran inventories before the daemon went quiet: one, or several where the first inventories spread over them. */
   inventories: number;
-  /** Shell sessions per device per inventory, once quiet. */
-  sessionsPerInventory: number;
+  /** Shell sessions per device once quiet: one inventory each (a fresh start used to run two: see the README, Performance). */
+  sessionsPerDevice: number;
   reported: number;
   /** Reported ready with the fields read from the device (model from getprop). */
   ready: number;
@@ -170,19 +170,29 @@ async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRoun
     // The reporter's line (the cloud client logs one without `ms` at debug level).
     const isDelivered = (l: Record<string, unknown>) => l.msg === 'report delivered' && l.ms !== undefined;
     const delivered = await agent.waitForLog(isDelivered, 300_000);
+    // Measured at the first report that carries every device ready: where inventories take longer (a slower host), the
+    // start report stops waiting 3 s after the last answer (REPORT_IDLE_MS) and the others come in the next reports, so
+    // the first one alone would give the memory and the time of part of the devices (16 of 200 on a host where a
+    // process takes 9 ms to start).
+    const readyIn = (r: RecordedRequest) => devicesOf(r).filter((d) => d.state === 'device' && d.modelName !== undefined).length;
+    const put = await cloud.waitForPut(
+      (r) => cloud.putRequests().indexOf(r) >= putsBefore && r.answer?.status === 200 && readyIn(r) >= farm.devices.length,
+      600_000,
+    );
     const proc = procSample(agent.child.pid!);
     const metrics = await scrapeMetrics(url);
-    const collected = agent.logs().find((l) => l.msg === 'inventory collected');
+    // The log's time is ISO, to the millisecond.
+    const at = (l: Record<string, unknown>) => Date.parse(String(l.time));
+    const collects = agent.logs().filter((l) => l.msg === 'inventory collected' && typeof l.ms === 'number' && !Number.isNaN(at(l)));
+    const [first, last] = [collects[0], collects.filter((l) => at(l) <= put.receivedAt).at(-1)];
     // Without it the table's inventory column is empty and no target can be judged: stop rather than print NaN.
-    if (typeof collected?.ms !== 'number')
+    if (first === undefined || last === undefined)
       throw new Error("the agent logged no 'inventory collected' line with its ms (src/report/reporter.ts): the bench cannot measure the inventory");
-    const put = cloud
-      .putRequests()
-      .slice(putsBefore)
-      .find((r) => r.answer?.status === 200);
-    const devices = put ? devicesOf(put) : [];
+    // From the start of the first report's inventories to the end of those of the report that completed them.
+    const inventoryMs = at(last) - (at(first) - (first.ms as number));
+    const devices = devicesOf(put);
     const counts = [...farm.sessionCounts().values()];
-    // Sessions per inventory: wait until the daemon is quiet, then divide by the inventories it ran.
+    // Sessions per device: wait until the daemon is quiet (one inventory is one session; a second inventory at start would show).
     let seen = -1;
     for (let stable = 0; stable < 3;) {
       await sleep(500);
@@ -193,13 +203,13 @@ async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRoun
     }
     const inventories = agent.logs().filter((l) => l.msg === 'inventory collected').length;
     return {
-      inventoryMs: Number(collected?.ms ?? NaN),
+      inventoryMs,
       inventoryMetricMs: (metrics.get('device_agent_inventory_duration_seconds') ?? NaN) * 1000,
       reportMs: Number(delivered.ms),
       inventories,
-      sessionsPerInventory: farm.devices.length ? farm.totalSessions() / farm.devices.length / Math.max(1, inventories) : 0,
+      sessionsPerDevice: farm.devices.length ? farm.totalSessions() / farm.devices.length : 0,
       reported: devices.length,
-      ready: devices.filter((d) => d.state === 'device' && d.modelName !== undefined).length,
+      ready: readyIn(put),
       sessionsMax: Math.max(0, ...counts),
       sessionsTotal: counts.reduce((a, b) => a + b, 0),
       bytesRead: metrics.get('device_agent_shell_bytes_read_total') ?? NaN,
@@ -267,7 +277,7 @@ async function benchSize(n: number, profile: Profile, script: string): Promise<S
         entry.rounds.push(round);
         log(
           `N=${n} round ${r + 1}: agent (concurrency ${entry.concurrency}) ${round.inventoryMs} ms, ${round.reported} reported, ` +
-            `${round.inventories} inventories, ${round.sessionsPerInventory.toFixed(2)} sessions/dev/inventory, peak RSS ${(round.proc.peakRssBytes / 2 ** 20).toFixed(1)} MB`,
+            `${round.inventories} reports inventoried, ${round.sessionsPerDevice.toFixed(2)} sessions/dev, peak RSS ${(round.proc.peakRssBytes / 2 ** 20).toFixed(1)} MB`,
         );
       }
       if (r % 2 === 1) await floorRound();
@@ -553,8 +563,8 @@ function printTable(results: SizeResult[]): void {
     'ratio',
     'ratio of mins',
     'round ratios (min-max)',
-    'sessions/dev/inventory',
-    'inventories at start',
+    'sessions/dev',
+    'reports inventoried',
     'bytes read',
     'ready/reported',
     'RSS MB',
@@ -583,7 +593,7 @@ function printTable(results: SizeResult[]): void {
         ratio(inv, floor),
         ratio(Math.min(...times), Math.min(...r.floorMs)),
         roundRatios(times, r.floorMs),
-        a.rounds.length ? Math.max(...a.rounds.map((x) => x.sessionsPerInventory)).toFixed(2) : '-',
+        a.rounds.length ? Math.max(...a.rounds.map((x) => x.sessionsPerDevice)).toFixed(2) : '-',
         a.rounds.length ? String(Math.max(...a.rounds.map((x) => x.inventories))) : '-',
         last ? String(last.bytesRead) : '-',
         last ? `${last.ready}/${last.reported}` : '-',
@@ -647,9 +657,11 @@ async function main(): Promise<void> {
   }
   console.log(`\ndevice-agent benchmark: node ${process.version}, ${(await cpuInfo()).trim()}, ${rounds} rounds (median)`);
   console.log(`agent NODE_OPTIONS: ${agentNodeOptions ?? '(none)'}`);
-  console.log('inventory ms: device part of the first (full) inventory of a fresh daemon; floor: the same script via adbkit, all devices at once, own process');
   console.log(
-    "CPU s and RSS: the agent process from /proc at its first report (start-up included); peak RSS is VmHWM; anon+file splits RSS into the agent's own memory and mapped file pages (mostly node's code, shared and reclaimable); floor CPU s: the floor process, start-up included; machine CPU s: the whole machine busy during a floor round, the simulated devices' shells included",
+    'inventory ms: device part of the first (full) inventory of a fresh daemon, from the start of its first inventories until every device answered (over one report or more); floor: the same script via adbkit, all devices at once, own process',
+  );
+  console.log(
+    "CPU s and RSS: the agent process from /proc at its first report carrying every device ready (start-up included); peak RSS is VmHWM; anon+file splits RSS into the agent's own memory and mapped file pages (mostly node's code, shared and reclaimable); floor CPU s: the floor process, start-up included; machine CPU s: the whole machine busy during a floor round, the simulated devices' shells included",
   );
   console.log('rounds alternate floor-first and agent-first; round ratios: agent/floor of each round, median (min-max)\n');
   printTable(results);
