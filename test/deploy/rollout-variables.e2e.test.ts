@@ -73,6 +73,13 @@ describe('deploy/ansible/rollout.yml: its own variables', () => {
     expect(shape.out).toContain('device_agent_skip_hosts must be a list of hosts, or hosts with commas between them');
   }, 120_000);
 
+  it('a group the inventory does not have (device_agent_hosts misspelt) fails the run: Ansible alone only warns, and it passed', async () => {
+    const run = await rollout('group', 'device_agent_hosts=device_agent');
+    expect(run.code, run.out).not.toBe(0);
+    expect(run.reached).toEqual([]);
+    expect(run.out).toContain('No host of device_agent in the inventory: nothing was rolled out.');
+  }, 120_000);
+
   it('hosts to skip, as a list or with commas between them, leave out exactly those hosts: lab-host-10 is not lab-host-1', async () => {
     const [comma, list, percent] = await Promise.all([
       rollout('comma', 'device_agent_skip_hosts=lab-host-10,lab-host-2'),
