@@ -50,14 +50,16 @@ const said = (run: Run, host: string) => new RegExp(`"${host}: ([^"]*)"`).exec(r
 
 describe('deploy/ansible/rollout.yml: its own variables', () => {
   it('a wrong one stops the run before any host is reached, naming each wrong variable', async () => {
-    const [batch, zero, failed, unknown, shape] = await Promise.all([
+    const [batch, zero, failed, unknown, shape, tail] = await Promise.all([
       rollout('batch', 'device_agent_batch=five'),
       rollout('zero', 'device_agent_batch=0', 'device_agent_max_unreachable_percentage=150'),
       rollout('failed', 'device_agent_max_failed_hosts=-1'),
       rollout('unknown', 'device_agent_skip_hosts=lab-host-7,lab-host-2'),
       rollout('shape', '{"device_agent_skip_hosts": {"lab-host-2": true}}'),
+      // Each value whole: a number with more after it, a percentage past 100.
+      rollout('tail', 'device_agent_batch=5x', 'device_agent_max_unreachable_percentage=101'),
     ]);
-    for (const run of [batch, zero, failed, unknown, shape]) {
+    for (const run of [batch, zero, failed, unknown, shape, tail]) {
       expect(run.code, run.out).not.toBe(0);
       expect(run.out).toContain('Nothing was changed.');
       // No host was reached, none is summed up.
@@ -70,6 +72,7 @@ describe('deploy/ansible/rollout.yml: its own variables', () => {
     expect(failed.out).toContain('device_agent_max_failed_hosts must be a number of hosts (0 or more), not -1');
     // A misspelt host under repair would otherwise be installed.
     expect(unknown.out).toContain('device_agent_skip_hosts names lab-host-7, not in the inventory');
+    expect(tail.out).toMatch(/not 5x; device_agent_max_unreachable_percentage must be a percentage \(0 to 100\), not 101\./);
     expect(shape.out).toContain('device_agent_skip_hosts must be a list of hosts, or hosts with commas between them');
   }, 120_000);
 
@@ -84,7 +87,7 @@ describe('deploy/ansible/rollout.yml: its own variables', () => {
     const [comma, list, percent] = await Promise.all([
       rollout('comma', 'device_agent_skip_hosts=lab-host-10,lab-host-2'),
       rollout('list', '{"device_agent_skip_hosts": ["lab-host-10"], "device_agent_batch": 2}'),
-      rollout('percent', 'device_agent_batch=50%'),
+      rollout('percent', 'device_agent_batch=100%', 'device_agent_max_failed_hosts=0'),
     ]);
     for (const run of [comma, list, percent]) expect(run.code, run.out).toBe(0);
     expect(comma.reached).toEqual(['lab-host-1']);
