@@ -6,7 +6,7 @@
 // in its message and Appium off while it is not ready or not supported
 // here, a TUNNEL cell in `list`, counts on /metrics. A phone that reconnects
 // (a reboot, a replug) has its daemons read again at once, so that the next
-// report names a tunnel that outlived it: within one cycle.
+// report names a tunnel that outlived it.
 import type { DeviceSnapshot } from '../../devices/snapshot.js';
 import { TUNNEL } from '../../devices/verdicts.js';
 import type { Metric } from '../../util/metric.js';

@@ -92,7 +92,9 @@ export class TunnelLedger {
       for (const tunnel of daemon.tunnels) {
         if (!sameUdid(tunnel.udid, phone.udid)) continue;
         const key = keyOf(daemon, tunnel);
-        const fresh = this.firstSeen.has(key) && this.firstSeen.get(key) === phone.epoch;
+        // Not dated yet (first seen while usbmuxd did not list the phone): the first connection it is seen with is this one.
+        const born = this.firstSeen.has(key) ? (this.firstSeen.get(key) ?? phone.epoch) : undefined;
+        const fresh = born === phone.epoch;
         if (fresh && tunnel.port !== 0) live ??= { daemon: ref(daemon), tunnel };
         else {
           staleCount++;

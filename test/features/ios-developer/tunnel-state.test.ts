@@ -57,6 +57,11 @@ describe('tunnel state', () => {
     ledger.observe(daemons, []);
     ledger.observe(daemons, [{ udid: UDID, epoch: 7 }]);
     expect(ledger.verdict({ udid: UDID, epoch: 7 }, daemons)).toMatchObject({ state: 'live', daemon: { kind: 'tunneld' } });
+    // Asked before the next poll dates it (the phone's first answer, the agent's start): live as well, not stale and
+    // then live (a verdict that flipped on no fact: the agent's first report called a healthy phone not ready).
+    const early = new TunnelLedger();
+    early.observe(daemons, []);
+    expect(early.verdict({ udid: UDID, epoch: 7 }, daemons)).toMatchObject({ state: 'live' });
   });
 
   it('a dashless udid of tunneld (pymobiledevice3 #1388) is the same phone', () => {
@@ -98,6 +103,7 @@ describe('tunnel state', () => {
         let n = 0;
         // The model: the connection each listed tunnel was first seen in (undefined: seen only while away).
         const born = new Map<string, number | undefined>();
+        let lastUp: { tunnels: TunnelRecord[]; born: Array<number | undefined> } | undefined;
         for (const p of polls) {
           if (p.here && !wasHere) epoch++;
           wasHere = p.here;
@@ -109,7 +115,14 @@ describe('tunnel state', () => {
             for (const k of [...born.keys()]) if (!tunnels.some((x) => x.address === k)) born.delete(k);
             for (const x of tunnels) if (!born.has(x.address) || born.get(x.address) === undefined) born.set(x.address, p.here ? epoch : undefined);
           }
+          // The phone's answer is judged at once, before this poll: from the last listing, an undated tunnel dated now.
+          if (p.here && lastUp) {
+            const before = ledger.verdict({ udid: UDID, epoch }, [up(lastUp.tunnels)]).state;
+            const dated = lastUp.born.map((b) => b ?? epoch);
+            if (before !== (dated.length === 0 ? 'none' : dated.includes(epoch) ? 'live' : 'stale')) return false;
+          }
           ledger.observe(daemons, phones);
+          if (p.listing !== 'down') lastUp = { tunnels, born: tunnels.map((x) => born.get(x.address)) };
           if (!p.here || p.listing === 'down') continue;
           const v = ledger.verdict({ udid: UDID, epoch }, daemons);
           const listed = tunnels.map((x) => born.get(x.address));
