@@ -50,7 +50,7 @@ const said = (run: Run, host: string) => new RegExp(`"${host}: ([^"]*)"`).exec(r
 
 describe('deploy/ansible/rollout.yml: its own variables', () => {
   it('a wrong one stops the run before any host is reached, naming each wrong variable', async () => {
-    const [batch, zero, failed, unknown, shape, tail] = await Promise.all([
+    const [batch, zero, failed, unknown, shape, tail, odd] = await Promise.all([
       rollout('batch', 'device_agent_batch=five'),
       rollout('zero', 'device_agent_batch=0', 'device_agent_max_unreachable_percentage=150'),
       rollout('failed', 'device_agent_max_failed_hosts=-1'),
@@ -58,8 +58,10 @@ describe('deploy/ansible/rollout.yml: its own variables', () => {
       rollout('shape', '{"device_agent_skip_hosts": {"lab-host-2": true}}'),
       // Each value whole: a number with more after it, a percentage past 100.
       rollout('tail', 'device_agent_batch=5x', 'device_agent_max_unreachable_percentage=101'),
+      // Odd bytes (as a vars file or JSON can give them): a newline after the number, a terminal escape in a host.
+      rollout('odd', '{"device_agent_batch": "5\\n", "device_agent_skip_hosts": ["lab-host-2\\u001b[2J"]}'),
     ]);
-    for (const run of [batch, zero, failed, unknown, shape, tail]) {
+    for (const run of [batch, zero, failed, unknown, shape, tail, odd]) {
       expect(run.code, run.out).not.toBe(0);
       expect(run.out).toContain('Nothing was changed.');
       // No host was reached, none is summed up.
@@ -73,6 +75,9 @@ describe('deploy/ansible/rollout.yml: its own variables', () => {
     // A misspelt host under repair would otherwise be installed.
     expect(unknown.out).toContain('device_agent_skip_hosts names lab-host-7, not in the inventory');
     expect(tail.out).toMatch(/not 5x; device_agent_max_unreachable_percentage must be a percentage \(0 to 100\), not 101\./);
+    // Named as data, on one line: the escape never reaches the operator's terminal raw.
+    expect(odd.out).toContain('not 5\\n; device_agent_skip_hosts names lab-host-2\\u001b[2J, not in the inventory');
+    expect(odd.out).not.toContain('\u001b');
     expect(shape.out).toContain('device_agent_skip_hosts must be a list of hosts, or hosts with commas between them');
   }, 120_000);
 
