@@ -93,7 +93,6 @@ interface AgentRound {
   inventoryMs: number;
   /** device_agent_inventory_duration_seconds: devices and Machine in parallel. */
   inventoryMetricMs: number;
-  reportMs: number;
   /** Reports that ran inventories before the daemon went quiet: one, or several where the first inventories spread over them. */
   inventories: number;
   /** Shell sessions per device once quiet: one inventory each (a fresh start used to run two: see the README, Performance). */
@@ -169,7 +168,6 @@ async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRoun
     const url = await statusUrl(agent);
     // The reporter's line (the cloud client logs one without `ms` at debug level).
     const isDelivered = (l: Record<string, unknown>) => l.msg === 'report delivered' && l.ms !== undefined;
-    const delivered = await agent.waitForLog(isDelivered, 300_000);
     // Measured at the first report that carries every device ready: where inventories take longer (a slower host), the
     // start report stops waiting 3 s after the last answer (REPORT_IDLE_MS) and the others come in the next reports, so
     // the first one alone would give the memory and the time of part of the devices (16 of 200 on a host where a
@@ -205,7 +203,6 @@ async function agentRound(farm: SimFarm, concurrency: number): Promise<AgentRoun
     return {
       inventoryMs,
       inventoryMetricMs: (metrics.get('device_agent_inventory_duration_seconds') ?? NaN) * 1000,
-      reportMs: Number(delivered.ms),
       inventories,
       sessionsPerDevice: farm.devices.length ? farm.totalSessions() / farm.devices.length : 0,
       reported: devices.length,
