@@ -93,8 +93,7 @@ export class TunnelLedger {
         if (!sameUdid(tunnel.udid, phone.udid)) continue;
         const key = keyOf(daemon, tunnel);
         // Not dated yet (first seen while usbmuxd did not list the phone): the first connection it is seen with is this one.
-        const born = this.firstSeen.has(key) ? (this.firstSeen.get(key) ?? phone.epoch) : undefined;
-        const fresh = born === phone.epoch;
+        const fresh = this.firstSeen.has(key) && (this.firstSeen.get(key) ?? phone.epoch) === phone.epoch;
         if (fresh && tunnel.port !== 0) live ??= { daemon: ref(daemon), tunnel };
         else {
           staleCount++;
@@ -115,6 +114,4 @@ function keyOf(daemon: DaemonRef, tunnel: TunnelRecord) {
   return `${daemon.id}\n${tunnel.udid.replace(/-/g, '')}\n${tunnel.address}\n${tunnel.port}`;
 }
 
-function ref(d: DaemonRef) {
-  return { id: d.id, kind: d.kind, url: d.url };
-}
+const ref = ({ id, kind, url }: DaemonRef) => ({ id, kind, url });
