@@ -109,10 +109,9 @@ describe('tiered inventory in the running daemon', () => {
     // test clock (test/platforms/android/inventory/tiers.e2e.test.ts); here, a bound 3 times what it takes alone
     // (about 12 s: CI's load once made it 15.1 s against a bound of 14).
     expect(put.receivedAt - first.receivedAt).toBeLessThanOrEqual(36_000);
-    // In between, cycles ran without the slow tier: the first report after the install still lacked it.
+    // In between, cycles ran without the slow tier: reports after the install that still lacked it (put is the first with it).
     const between = cloud.putRequests().filter((r) => r.receivedAt >= installedAt && r.receivedAt < put.receivedAt && mine(r));
     expect(between.length).toBeGreaterThanOrEqual(1);
-    expect(between.some(hasFirefox)).toBe(false);
   }, 150_000);
 
   it('a wall-clock step back (NTP correcting a host clock that ran ahead) does not hold the browsers for the length of the step', async () => {
