@@ -57,8 +57,11 @@ describe('a phone offline reconnects do not bring back', () => {
     expect(String(done.output)).toMatch(/Sent power off request[\s\S]*Sent power on request/);
     const switches = hub.switches.slice(from);
     expect(switches.map((s) => s.power)).toEqual(['off', 'on']);
-    // The booking gate was asked before the cycle.
-    expect(cloud.statusRequests('OFFCYC01').some((r) => r.receivedAt <= switches[0]!.at)).toBe(true);
+    // The booking gate was asked for the cycle: after the last reconnect (asked for too), before the switch.
+    const reconnected = agent.logs().filter((l) => /^adb (reconnect offline|-s SERIAL reconnect)/.test(String(l.msg)) && at(l) <= at(cycle));
+    expect(reconnected.length).toBeGreaterThanOrEqual(1);
+    const lastReconnect = at(reconnected.at(-1)!);
+    expect(cloud.statusRequests('OFFCYC01').some((r) => r.receivedAt >= lastReconnect && r.receivedAt <= switches[0]!.at)).toBe(true);
 
     await cloud.waitForPut((r) => r.receivedAt > switches[1]!.at && reported('OFFCYC01', (d) => d.status === 'AVAILABLE' && !d.message)(r), 120_000);
     const text = await scrapeMetrics(agent);
