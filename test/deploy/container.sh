@@ -401,7 +401,9 @@ for _ in $(seq 1 240); do [ "$(cat "$port1")" = 1 ] && break; sleep 0.5; done
 # The stand-in uhubctl writes the port before the hub service logs that it is done: waited for, as the port is.
 for _ in $(seq 1 60); do podman logs "da-hub-$run_id" 2>&1 | has 'device-agent-hub: off hub 1-1 port 1: done' && break; sleep 0.5; done
 podman logs "da-hub-$run_id" 2>&1 | has 'device-agent-hub: off hub 1-1 port 1: done' || fail "the hub service did not log the switch"
-wait_put "$t0" "status(p, 'PODMAN01') === 'UNAVAILABLE'" 60 >/dev/null || fail "the paused phone was not reported UNAVAILABLE"
+# By its pause's words: a start report carries a phone UNAVAILABLE while its first inventory runs, before any pause.
+wait_put "$t0" "status(p, 'PODMAN01') === 'UNAVAILABLE' && message(p, 'PODMAN01').includes('charge paused to spare the battery: hub 1-1 port 1 ')" 60 >/dev/null ||
+  fail "the paused phone was not reported UNAVAILABLE, paused"
 for _ in $(seq 1 80); do [ "$(cat "$port1")" = 0 ] && break; sleep 0.5; done
 [ "$(cat "$port1")" = 0 ] || fail "PODMAN01's port was not switched on after charge.maxPauseSeconds"
 bed GET /hub | has '"hub":"1-1","port":1,"power":"off","serial":"PODMAN01"' || fail "the bed did not see port 1 off: $(bed GET /hub)"

@@ -471,7 +471,9 @@ JSON"
   # process) read the journal in between (once, in a CI run at 7685f239). Waited for, as the port is.
   for _ in $(seq 1 60); do in_box journalctl --no-pager -o cat | has 'device-agent-hub: off hub 1-1 port 1: done' && break; sleep 0.5; done
   in_box journalctl --no-pager -o cat | has 'device-agent-hub: off hub 1-1 port 1: done' || fail "the helper did not log the switch"
-  wait_put "$t0" "status(p, 'DEPLOY01') === 'UNAVAILABLE'" 30 >/dev/null || fail "the paused phone was not reported UNAVAILABLE"
+  # By its pause's words: a start report carries a phone UNAVAILABLE while its first inventory runs, before any pause.
+  wait_put "$t0" "status(p, 'DEPLOY01') === 'UNAVAILABLE' && message(p, 'DEPLOY01').includes('charge paused to spare the battery: hub 1-1 port 1 ')" 30 >/dev/null ||
+    fail "the paused phone was not reported UNAVAILABLE, paused"
   for _ in $(seq 1 80); do [ "$(in_box cat "$PORT_CHARGE")" = 0 ] && break; sleep 0.5; done
   [ "$(in_box cat "$PORT_CHARGE")" = 0 ] || fail "DEPLOY01's port was not switched on after charge.maxPauseSeconds"
   pass "port 1 off (UNAVAILABLE, paused) and on again after the longest pause, through device-agent-hub"
@@ -487,7 +489,7 @@ JSON"
   # hub-request, from the agent's unit: the hub helper runs the stand-in,
   # which switches port 2 off and on in the sysfs tree (the bed unplugs the
   # phone at off and plugs it back, freed, at on).
-  local wedged_at cycle_line done_line off_at on_at booked
+  local wedged_at kicked_at cycle_line done_line off_at on_at booked
   wedged_at=$(box_ms)
   bed POST '/wedge?serials=DEPLOY02' >/dev/null || fail "could not wedge DEPLOY02"
   agent_line() { # PATTERN TIMEOUT_S: the first agent log line since the wedge that matches
@@ -499,6 +501,9 @@ JSON"
     return 1
   }
   agent_line "kicking the adb transport of 127.0.0.1:$CYCLE_PORT" 90 >/dev/null || fail "recovery never kicked the wedged DEPLOY02"
+  # When the kick was logged (the journal's time, in ms): the gate's question about the cycle comes after it, the kick's before.
+  kicked_at=$(in_box journalctl --no-pager -o short-unix -u device-agent --since "@$((wedged_at / 1000))" | grep -m1 -e "kicking the adb transport of 127.0.0.1:$CYCLE_PORT" | awk '{ printf "%d", $1 * 1000 }')
+  [ -n "$kicked_at" ] || fail "the kick's journal line has no time"
   cycle_line=$(agent_line "power-cycling hub 1-1 port 2 behind 127.0.0.1:$CYCLE_PORT" 90) || fail "recovery did not decide a power cycle after the kick: $(in_box journalctl --no-pager -o cat -u device-agent | grep -i 'recover\|kick\|hub' | tail -5)"
   has 'still wedged after a kick' <<<"$cycle_line" || fail "the cycle's reason is not the failed kick: $cycle_line"
   done_line=$(agent_line "hub 1-1 port 2 power-cycled" 40) || fail "the agent did not log the cycle done: $(in_box journalctl --no-pager -o cat -u device-agent -u 'device-agent-hub@*' | grep -i 'hub' | tail -5)"
@@ -518,11 +523,12 @@ JSON"
     const s = JSON.parse(require('fs').readFileSync('$out/hub.json', 'utf8')).filter((x) => x.at >= $wedged_at && x.port === 2);
     if (s.map((x) => x.hub + ':' + x.serial + ':' + x.power).join() !== '1-1:DEPLOY02:off,1-1:DEPLOY02:on') process.exit(1);
     console.log(s[0].at, s[1].at);") || fail "the stand-in did not switch port 2 off and on once: $(cat "$out/hub.json")"
-  # The booking gate was asked about DEPLOY02 before the switch, and the cloud double says: not booked.
+  # The booking gate was asked about DEPLOY02 for the cycle (after the kick, whose own question came before it, and
+  # before the switch), and the cloud double says: not booked.
   bed GET /bookings | "$node" -e "
     let t = ''; process.stdin.on('data', (c) => (t += c)).on('end', () => {
-      process.exit(JSON.parse(t).some((b) => b.udid === 'DEPLOY02' && b.status === 200 && b.at >= $wedged_at && b.at <= $off_at) ? 0 : 1);
-    });" || fail "the booking gate was not asked about DEPLOY02 before the cycle: $(bed GET /bookings)"
+      process.exit(JSON.parse(t).some((b) => b.udid === 'DEPLOY02' && b.status === 200 && b.at >= $kicked_at && b.at <= $off_at) ? 0 : 1);
+    });" || fail "the booking gate was not asked about DEPLOY02 between the kick ($kicked_at) and the cycle ($off_at): $(bed GET /bookings)"
   booked=$(in_box "$PKG_NODE" -e "fetch('http://127.0.0.1:8080/v1/devices/DEPLOY02/status', { headers: { authorization: 'Basic ' + Buffer.from('agent@example.test:$KEY').toString('base64') } })
     .then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(2))")
   has '"isBooked":false' <<<"$booked" || fail "the cloud double does not answer 'not booked' for DEPLOY02: $booked"
