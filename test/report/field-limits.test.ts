@@ -89,12 +89,14 @@ describe('boundDevice', () => {
     expect(out).toEqual({ refused: 'its udid is 300 characters long, over the limit of 256' });
   });
 
-  it('property: any device, however large its values, is within MAX_DEVICE_JSON_BYTES as JSON, or refused for its identity', () => {
-    const big = fc.string({ maxLength: 1200, unit: 'binary' });
+  it('property: any device, however large its values, is within MAX_DEVICE_JSON_BYTES as JSON and every value within its limit, or refused for its identity', () => {
+    // size 'max': fast-check's default size caps a string at about 10 characters, under every limit.
+    const big = fc.string({ maxLength: 1200, unit: 'binary', size: 'max' });
+    const many = <T>(item: fc.Arbitrary<T>, maxLength: number) => fc.array(item, { maxLength, size: 'max' });
     const device = fc.record(
       {
-        udid: fc.string({ maxLength: 300 }),
-        serialNumber: fc.string({ maxLength: 300 }),
+        udid: fc.string({ maxLength: 300, size: 'max' }),
+        serialNumber: fc.string({ maxLength: 300, size: 'max' }),
         message: big,
         deviceName: big,
         modelName: big,
@@ -102,28 +104,51 @@ describe('boundDevice', () => {
         platformName: big,
         platformVersion: big,
         cpuArchitecture: big,
-        installedBrowsers: fc.array(fc.record({ name: big }), { maxLength: 60 }),
+        installedBrowsers: many(fc.record({ name: big }), 60),
         networkReachability: fc.record({ host: big, status: big, ipAddress: big, code: fc.integer() }),
         battery: fc.record({ status: big, health: big, technology: big, percentage: big }),
         telephony: fc.record({
           mobileDataState: big,
-          carriersInfo: fc.array(fc.record({ imei: big, meid: big, iccid: big, slot: fc.integer() }), { maxLength: 12 }),
+          carriersInfo: many(fc.record({ imei: big, meid: big, iccid: big, slot: fc.integer() }), 12),
         }),
-        adbTunnelInfo: fc.dictionary(big, fc.oneof(big, fc.integer(), fc.object()), { maxKeys: 30 }),
+        adbTunnelInfo: fc.dictionary(big, fc.oneof(big, fc.integer(), fc.object()), { maxKeys: 30, size: 'max' }),
       },
       { requiredKeys: ['udid', 'serialNumber'] },
     );
+    // The values at a dotted path of STRING_LIMITS, read here on their own: a list's items by the list's path.
+    const at = (value: unknown, path: string[]): unknown[] => {
+      if (Array.isArray(value)) return value.flatMap((v) => at(v, path));
+      if (path.length === 0) return [value];
+      if (typeof value !== 'object' || value === null) return [];
+      const [head, ...rest] = path;
+      if (head === 'key' && rest.length === 0) return Object.keys(value);
+      if (head === 'value' && rest.length === 0) return Object.values(value);
+      return at((value as Record<string, unknown>)[head!], rest);
+    };
+    let checked = 0;
+    let clipped = 0;
     fc.assert(
       fc.property(device, (d) => {
         const out = boundDevice({ ...base, ...d });
         if ('refused' in out) return;
         expect(Buffer.byteLength(JSON.stringify(out.info))).toBeLessThanOrEqual(MAX_DEVICE_JSON_BYTES);
-        for (const [path, limit] of Object.entries(STRING_LIMITS)) {
-          const value = (out.info as unknown as Record<string, unknown>)[path];
-          if (typeof value === 'string') expect([...value].length).toBeLessThanOrEqual(limit);
+        for (const [path, limit] of Object.entries(STRING_LIMITS))
+          for (const value of at(out.info, path.split('.')))
+            if (typeof value === 'string') {
+              expect([...value].length, path).toBeLessThanOrEqual(limit);
+              checked++;
+            }
+        for (const [path, limit] of Object.entries(LIST_LIMITS)) {
+          const list = at(out.info, path.split('.').slice(0, -1))[0] as Record<string, unknown> | undefined;
+          const items = list?.[path.split('.').at(-1)!];
+          expect(Array.isArray(items) ? items.length : Object.keys(items ?? {}).length, path).toBeLessThanOrEqual(limit);
         }
+        if (out.clipped.length > 0) clipped++;
       }),
       { numRuns: 25 },
     );
+    // Not vacuous: values were read at the nested paths, and devices were clipped.
+    expect(checked).toBeGreaterThan(25 * 10);
+    expect(clipped).toBeGreaterThan(0);
   });
 });
