@@ -502,8 +502,12 @@ JSON"
   }
   agent_line "kicking the adb transport of 127.0.0.1:$CYCLE_PORT" 90 >/dev/null || fail "recovery never kicked the wedged DEPLOY02"
   # When the kick was logged (the journal's time, in ms): the gate's question about the cycle comes after it, the kick's before.
-  kicked_at=$(in_box journalctl --no-pager -o short-unix -u device-agent --since "@$((wedged_at / 1000))" | grep -m1 -e "kicking the adb transport of 127.0.0.1:$CYCLE_PORT" | awk '{ printf "%d", $1 * 1000 }')
-  [ -n "$kicked_at" ] || fail "the kick's journal line has no time"
+  # awk reads the journal to its end: a grep -m1 leaving early killed journalctl (SIGPIPE, status 141 under pipefail; CI at
+  # 41d0f1d6). The seconds are turned into ms by bash: mawk's printf "%d" stops at 2^31-1, which made the bound always met.
+  local kicked
+  kicked=$(in_box journalctl --no-pager -o short-unix -u device-agent --since "@$((wedged_at / 1000))" | awk -v k="kicking the adb transport of 127.0.0.1:$CYCLE_PORT" 'index($0, k) && t == "" { t = $1 } END { print t }')
+  [[ "$kicked" =~ ^([0-9]+)\.([0-9]{3}) ]] || fail "the kick's journal line has no time: '$kicked'"
+  kicked_at=$((BASH_REMATCH[1] * 1000 + 10#${BASH_REMATCH[2]}))
   cycle_line=$(agent_line "power-cycling hub 1-1 port 2 behind 127.0.0.1:$CYCLE_PORT" 90) || fail "recovery did not decide a power cycle after the kick: $(in_box journalctl --no-pager -o cat -u device-agent | grep -i 'recover\|kick\|hub' | tail -5)"
   has 'still wedged after a kick' <<<"$cycle_line" || fail "the cycle's reason is not the failed kick: $cycle_line"
   done_line=$(agent_line "hub 1-1 port 2 power-cycled" 40) || fail "the agent did not log the cycle done: $(in_box journalctl --no-pager -o cat -u device-agent -u 'device-agent-hub@*' | grep -i 'hub' | tail -5)"
