@@ -28,7 +28,9 @@ type Step =
   /** An inventory answers; `as`: with the udid another phone gives (an impostor, issue 35). */
   | { kind: 'answer'; serial: string; as: string | null }
   | { kind: 'booked'; serial: string; booked: boolean | 'error' }
-  | { kind: 'wait'; ms: number };
+  | { kind: 'wait'; ms: number }
+  /** A phone wedged for good: a kick's worth of failures, then a kick's cooldown or so, `rounds` times (the hourly limit's case). */
+  | { kind: 'wedged'; serial: string; rounds: number; gapMs: number };
 
 const serial = fc.constantFrom(...SERIALS);
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -42,6 +44,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 100, max: 5_000 }), fc.integer({ min: 100, max: 400_000 })) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('wedged' as const),
+      serial,
+      rounds: fc.integer({ min: 2, max: 6 }),
+      gapMs: fc.integer({ min: KICK_COOLDOWN_S * 1000 - 5_000, max: 3 * KICK_COOLDOWN_S * 1000 }),
+    }),
   },
 );
 
@@ -137,6 +148,9 @@ function bed() {
   return { time, clock, registry, recovery, booked, asked, kicks, violations };
 }
 
+/** Runs in which a phone's kicks reached the hourly limit: the limit's check is read only in those. */
+let atLimit = 0;
+
 describe('recovery on the action runner, on virtual time', () => {
   it('kicks only on a fresh "not booked", one action per target at a time, within its cooldown and hourly limit, never while another phone gives its udid, and asks the cloud within its bound', async () => {
     await fc.assert(
@@ -146,8 +160,23 @@ describe('recovery on the action runner, on virtual time', () => {
         const states = new Map<string, string>(SERIALS.map((sn) => [sn, 'device']));
         b.registry.sync('android', new Map(states));
         b.recovery.start();
+        const fail = (serial: string) => {
+          b.registry.readings.failed(`android/${serial}`, 'missed its deadline', b.clock.wall(), b.clock.monotonic());
+          b.recovery.devicesChanged();
+        };
         for (const s of steps) {
           switch (s.kind) {
+            case 'wedged':
+              b.booked.set(s.serial, false);
+              for (let r = 0; r < s.rounds; r++) {
+                for (let i = 0; i < 3; i++) fail(s.serial);
+                // In steps, the event loop let run between them: the gate answers, the kick goes.
+                for (let waited = 0; waited < s.gapMs; waited += 5_000) {
+                  b.time.advance(5_000);
+                  await new Promise((resolve) => setImmediate(resolve));
+                }
+              }
+              break;
             case 'state':
               if (s.state === 'gone') states.delete(s.serial);
               else states.set(s.serial, s.state);
@@ -155,10 +184,7 @@ describe('recovery on the action runner, on virtual time', () => {
               b.recovery.devicesChanged();
               break;
             case 'fail':
-              for (let i = 0; i < s.times; i++) {
-                b.registry.readings.failed(`android/${s.serial}`, 'missed its deadline', b.clock.wall(), b.clock.monotonic());
-                b.recovery.devicesChanged();
-              }
+              for (let i = 0; i < s.times; i++) fail(s.serial);
               break;
             case 'answer':
               b.registry.readings.answered(`android/${s.serial}`, info(s.as ?? s.serial), b.clock.wall(), b.clock.monotonic());
@@ -185,10 +211,13 @@ describe('recovery on the action runner, on virtual time', () => {
           const at = b.kicks.filter((k) => k.serial === serial && k.kick).map((k) => k.at);
           for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!, `kick cooldown of ${serial}`).toBeGreaterThanOrEqual(KICK_COOLDOWN_S * 1000);
           for (const t of at) expect(at.filter((u) => u > t - HOUR && u <= t).length, `kicks of ${serial} in an hour`).toBeLessThanOrEqual(MAX_KICKS);
+          if (at.some((t) => at.filter((u) => u > t - HOUR && u <= t).length === MAX_KICKS)) atLimit++;
         }
         for (const t of b.asked) expect(b.asked.filter((u) => u > t - 60_000 && u <= t).length, 'status requests a minute').toBeLessThanOrEqual(PER_MINUTE);
       }),
       { numRuns: 200 },
     );
+    // The hourly limit was reached, so its check above was read (without the wedged step: never in 1,000 runs).
+    expect(atLimit).toBeGreaterThan(0);
   });
 });
