@@ -180,7 +180,7 @@ export function readinessFix(ctx: FeatureContext<SettingsWriter>): DeviceAction<
       const { namespace, key } = b.write.target.setting;
       logger.warn(
         { ...fields, namespace, key, wrote: b.write.target.write, readBack: b.value },
-        `${name}: ${namespace} ${key} did not stick (wrote ${b.write.target.write}, reads ${b.value ?? 'nothing readable'}); not written again on this phone until its value changes`,
+        `${name}: ${namespace} ${key} did not stick (wrote ${b.write.target.write}, reads ${b.value ?? 'nothing readable'}); not written again on this phone until its value changes or the phone leaves adb and comes back`,
       );
     }
     return cut ? 'interrupted' : refused || phoneRefused.length > 0 ? 'refused' : notTaken.length === 0 ? 'fixed' : 'not_taken';

@@ -1,7 +1,7 @@
 // Readiness's fix-it action (readiness.fix), decided without I/O: which of the settings in FIXABLE differ from the
 // baseline on one phone, and whether they may be written now. What a person must decide (screen lock, developer
 // options, USB debugging, accounts) is never in FIXABLE. Only a fresh "not booked" writes ('needs-verdict' first), at
-// most once per cooldown and a few times an hour; what did not stick is not written again until its value changes. The
+// most once per cooldown and a few times an hour; what did not stick is not written again until its value changes (kept by record: a phone back on adb is written again). The
 // settings are read in a shell of its own only while the inventory shows one differing.
 
 import type { BookingVerdict } from '../../booking/gate.js';
@@ -74,7 +74,7 @@ export interface FixEntry {
   readAt?: number;
   /** Reads that failed in a row. */
   failures: number;
-  /** Settings that did not stick, by check name, with the value they read as then: not written again until it changes. */
+  /** Settings that did not stick, by check name, with the value they read as then: not written again until it changes, while the record lasts. */
   stuck: Readonly<Record<string, string>>;
 }
 

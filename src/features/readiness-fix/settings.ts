@@ -7,6 +7,6 @@ export const readinessFixSettings = {
     help:
       '`true`: put back the settings of `readiness.checks` the agent may change (`stayAwake`, `windowAnimation`, `transitionAnimation`, `animatorDuration`, `verifyAdbInstalls`, `autoRotate`) ' +
       'on a phone that differs, only while the cloud says it is not booked (booked or unknown: nothing is written), at most once per 10 minutes and 3 times an hour per phone, each write read back; ' +
-      'a value that does not stick is said once and not written again on that phone until it changes. Never screen lock, developer options, USB debugging or accounts (docs/operations/lab.md)',
+      'a value that does not stick is said once and not written again on that phone until it changes or the phone leaves adb and comes back. Never screen lock, developer options, USB debugging or accounts (docs/operations/lab.md)',
   },
 } as const satisfies Record<string, Field>;
