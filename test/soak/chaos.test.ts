@@ -164,6 +164,15 @@ let stopTracking = (): void => undefined;
  */
 function recordLife(): void {
   if (listedAt === 0) return;
+  // The adb server died on its own (Debian's adb now and then dies of SIGSEGV: test/sim/adb-server.ts) and is not up
+  // again: as in a restart, the phones are out on adb until it lists them again, as the agent rightly counts them (CI at
+  // e7cc722e: a truth that did not know of the crash blamed that time on the cloud, 89.8 % of it right).
+  if (adb.crash !== undefined)
+    for (const serial of plugged.keys())
+      if (!debugOff.has(serial)) {
+        lostToRestart.add(serial);
+        touchedAt.set(serial, Date.now());
+      }
   const stored = new Map(cloud.devices().map((d) => [d.info.udid, d.isOnline ? d.info.status : 'OFFLINE']));
   const of = new Map<string, string>();
   for (const serial of [...plugged.keys(), ...unplugged.keys()]) {
