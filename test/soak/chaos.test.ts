@@ -62,9 +62,10 @@ const oddProfile = (serial: string) => {
   return { ...withProps(p, { 'ro.product.marketname': 'Lab\u0000phone\u001b[2J', 'ro.product.brand': 'goo\u0007gle' }), banner: p.banner };
 };
 
-const adb = new AdbServer();
+// Each attempt its own (a retry after Debian's adb crashed builds the world again: build, tear).
+let adb = new AdbServer();
 let proxy: AdbProxy;
-const cloud = new CloudDouble();
+let cloud = new CloudDouble();
 const plugged = new Map<string, SimDevice>();
 const unplugged = new Map<string, SimDevice>();
 /** Plugged phones whose USB debugging is off (on their port, off adb), and since when (ms). */
@@ -120,10 +121,9 @@ let restarting = false;
  */
 const life: Array<{ at: number; of: Map<string, string> }> = [];
 let living = true;
-/**
- * What the soak did to each phone and when (ms since its attempt began): a phone not whole at the end is named with them. Kept
- * across a retry (HARNESS_ADB_DIED): the phones, the agent and its quarantines carry over from the first attempt.
- */
+/** The attempt whose loops run: an earlier attempt's, asleep when a retry begins, end at their next turn. */
+let attempt = 0;
+/** What the soak did to each phone and when (ms since its attempt began): a phone not whole at the end is named with them. */
 const history = new Map<string, string[]>();
 /** adb's list at the last sample (undefined: adb did not answer), and when it was asked for (wall ms). */
 let listed: Map<string, string> | undefined;
@@ -144,10 +144,10 @@ async function sampleLife(): Promise<void> {
   recordLife();
 }
 /** adb's list as adb pushes it at each change (host:track-devices, as the agent reads it), opened again after a restart. */
-async function trackLife(): Promise<void> {
-  while (living) {
+async function trackLife(mine: number): Promise<void> {
+  while (living && attempt === mine) {
     const tracker = trackDevices(adb.port, (es) => {
-      if (!living) return;
+      if (!living || attempt !== mine) return;
       [listed, listedAt] = [new Map(es.map((e) => [e.serial, e.state])), Date.now()];
       recordLife();
     });
@@ -327,7 +327,9 @@ function watchProcess(pid: number): { stop(): string } {
   };
 }
 
-beforeAll(async () => {
+/** The soak's world: the adb server with 30 phones on it and their ports, the cloud, the truth's samplers and the agent. */
+async function build(): Promise<void> {
+  const mine = attempt;
   await adb.start();
   proxy = new AdbProxy({ targetPort: adb.port });
   await proxy.start();
@@ -337,15 +339,15 @@ beforeAll(async () => {
   };
   for (let i = 0; i < DEVICES; i++) await plug(`CHAOS${String(i).padStart(3, '0')}`);
   await adb.waitForStates(new Map([...plugged.values()].map((d) => [d.serial, 'device'])), 60_000);
-  void trackLife();
+  void trackLife(mine);
   void (async () => {
-    while (living) {
+    while (living && attempt === mine) {
       await sampleLife();
       await sleep(250);
     }
   })();
   void (async () => {
-    while (living) {
+    while (living && attempt === mine) {
       await sampleShown();
       await sleep(1_000);
     }
@@ -382,19 +384,46 @@ beforeAll(async () => {
       console.log(`chaos start: adb lists ${JSON.stringify(listed)}`);
       throw e;
     });
-}, 210_000);
+}
 
-afterAll(async () => {
+/** The world torn down, and the truth's record with it: what a retry starts from. */
+async function tear(): Promise<void> {
   living = false;
   stopTracking();
   await agent?.stop('SIGKILL').catch(() => undefined);
-  markChaosOver();
   for (const d of [...plugged.values(), ...unplugged.values()]) await d.stop();
   await proxy?.stop();
   await adb.stop();
   await cloud.stop();
+}
+
+beforeAll(build, 210_000);
+
+afterAll(async () => {
+  await tear();
+  markChaosOver();
   rmSync(usbDir, { recursive: true, force: true });
 }, 60_000);
+
+/**
+ * A retry (HARNESS_ADB_DIED: Debian's adb died on its own and the attempt failed) starts over in a new world: the
+ * first attempt's agent is stopped (the test stops it), and its phones, quarantines and truth would carry over.
+ */
+async function buildAgain(): Promise<void> {
+  console.log('chaos: a retry after the adb server died: the world built again');
+  await tear();
+  attempt++;
+  for (const x of [plugged, unplugged, debugOff, returning, lostToRestart, history, touchedAt, wedged]) x.clear();
+  for (const x of [refusals, life, shown]) x.length = 0;
+  [restarting, living, listed, listedAt, adbRestarts, statusUrl, kmsgSeq] = [false, true, undefined, 0, 0, '', 1];
+  rmSync(sysfs, { recursive: true, force: true });
+  mkdirSync(sysfs);
+  writeFileSync(kernelLog, '');
+  adb = new AdbServer();
+  cloud = new CloudDouble();
+  await build();
+}
+let attempted = false;
 
 /**
  * How far a control phone's share may be from the truth, over a window of `seconds`: 1 point, and for each adb
@@ -498,6 +527,8 @@ describe('chaos soak', () => {
   it(
     `${SECONDS} s of plugs, unplugs, flaps, wedges, adb restarts and cloud faults: bounded, live, no ghosts, flat`,
     async () => {
+      if (attempted) await buildAgain();
+      attempted = true;
       // Seeded, so that a failing run can be replayed with CHAOS_SEED.
       const random = seededRandom(SEED);
       const pick = <T>(items: T[]): T | undefined => items[Math.floor(random() * items.length)];
