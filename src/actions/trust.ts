@@ -27,7 +27,7 @@ export function portRefusal(claim: Claim, claims: readonly Claim[], place: HubPo
     if (usbTwin) return `its udid is also given over USB (${claim.udid}); the port is switched for that one only`;
     // Nothing but its word ties a network phone to the port: while a ready device has not said who it is, it may be the
     // phone the udid belongs to (an impostor read first would switch the victim's port).
-    const unread = claims.filter((c) => c.serial !== claim.serial && c.ready === true && c.udid === undefined).map((c) => c.serial);
+    const unread = claims.filter((c) => c.serial !== claim.serial && c.ready && c.udid === undefined).map((c) => c.serial);
     return unread.length > 0
       ? `it is on network adb and ${unread.length === 1 ? 'a ready device has' : `${unread.length} ready devices have`} not said who ${unread.length === 1 ? 'it is' : 'they are'} yet (${unread.slice(0, 3).join(', ')}${unread.length > 3 ? ', ...' : ''}); one may be the phone ${claim.udid ?? 'it names'} belongs to`
       : undefined;

@@ -265,7 +265,7 @@ export function availability(ctx: FeatureContext) {
       // The features' verdicts standing on it, and its source's own word on its last reading: never a field of the report.
       // The host's own setting turns Appium off on every phone: a readiness verdict then keeps none out.
       readinessOut: ctx.settings.support?.appiumDisabled !== true && verdicts.some((v) => v.out?.state === 'needs_person' && v.out.layer === 'readiness'),
-      unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable === true && v.out?.state === 'needs_person'),
+      unavailable: record?.last?.status === STATUS_UNAVAILABLE || verdicts.some((v) => v.unavailable && v.out?.state === 'needs_person'),
       cloud: { status: timeline.storedStatus(udid), refused: timeline.refused(udid) !== undefined },
       outBefore: memo.outLayer,
       cloudBehind: timeline.cloudBehindSince !== undefined,

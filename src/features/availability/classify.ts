@@ -96,7 +96,7 @@ export function classify(look: PhoneLook): Verdict {
     }
     // On its port and off the list before a report has said why: most often its USB debugging went off (the report's
     // look at its interfaces, when it comes, may say its bootloader or adb's own service instead).
-    if (look.onPort === true && look.carried === undefined) return { state: 'needs_person', layer: 'readiness' };
+    if (look.onPort && look.carried === undefined) return { state: 'needs_person', layer: 'readiness' };
     if (look.carried === 'network-dropped') return { state: 'auto_recovery', layer: 'phone' };
     if (look.carried === 'unanswered') return { state: 'in_transition', layer: 'carry' };
     // Gone from the host: its link ended (unplugged, a cable that let go), unless the USB layer blames more.

@@ -85,7 +85,7 @@ export function decideProtection(entry: Readonly<ProtectionEntry> | undefined, l
     return look.verdict.kind === 'free' ? { kind: 'write' } : { kind: 'none' };
   }
   const high = look.percent !== undefined && look.percent >= s.overPercent;
-  if (high && look.charging === true) {
+  if (high && look.charging) {
     if (entry.overSince === undefined) return { kind: 'over' };
     return entry.state !== 'not-honoured' && look.now - entry.overSince >= s.overMs ? { kind: 'not-honoured' } : { kind: 'none' };
   }

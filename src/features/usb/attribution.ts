@@ -129,7 +129,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
   // Hubs whose own requests fail.
   for (const [hub, counts] of [...hubs].sort(byName)) {
     const n = counts['hub-error'] ?? 0;
-    if (n < HUB_ERRORS || verdicts.some((v) => v.wholeHub === true && v.subject === hub)) continue;
+    if (n < HUB_ERRORS || verdicts.some((v) => v.wholeHub && v.subject === hub)) continue;
     claim({
       layer: 'hub',
       subject: hub,
@@ -188,7 +188,7 @@ export function attribute(record: PortRecord, { now, controllerOfBus }: RecordOp
 /** Whether a verdict covers this port: it names it, or it is on the port's hub; with `controllerOf`, a controller's covers every port on its buses. */
 export function covers(v: Verdict, port: string, controllerOf?: (bus: number) => string) {
   if (v.ports.includes(port)) return true;
-  if (v.wholeHub === true) return hubOfPort(port) === v.subject;
+  if (v.wholeHub) return hubOfPort(port) === v.subject;
   return v.layer === 'controller' && controllerOf?.(usbBus(port)!) === v.subject;
 }
 

@@ -126,6 +126,27 @@ describe('AndroidSource', () => {
     expect(news2).toEqual([]);
   });
 
+  it('says when an inventory the report stopped waiting for fails on a device shown ready: the report went with its last good inventory', async () => {
+    // Its second inventory fails after the report moved on (a wedged shell past its deadline): the report that says the
+    // phone is not answering goes now, not with its retry 10 s and a report wait later, while the agent's own clock
+    // already counts it out.
+    const { s, collect, registry } = source(
+      prober((_serial, n) =>
+        n === 1 ? Promise.resolve(info('WEDGED')) : new Promise((_, no) => setTimeout(() => no(new Error('did not open an adb shell')), 50)),
+      ).fake,
+      { reportWaitMs: 10 },
+    );
+    const news: string[] = [];
+    s.on('news', (key) => news.push(key));
+    await collect(new Map([['WEDGED', 'device']]));
+    const second = await collect(new Map([['WEDGED', 'device']]));
+    expect(second[0]).toMatchObject({ status: 'AVAILABLE' });
+    expect(news).toEqual([]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(registry.get('android/WEDGED')?.failures).toBe(1);
+    expect(news).toEqual(['android/WEDGED']);
+  });
+
   it('blames the adb server, not the phone, when the server does not answer its own round trip: no failure counted, last state kept, the host says it', async () => {
     const { fake } = prober((serial, n) =>
       n > 1 ? Promise.reject(new Error('device W did not open an adb shell within 100 ms')) : Promise.resolve(info(serial)),

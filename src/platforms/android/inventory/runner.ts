@@ -34,14 +34,14 @@ export interface InventoryRunnerOptions {
   reportWait: { idleMs: number; maxMs: number };
   /** The adb server's own round trip, asked when an inventory fails (without it every failure is the phone's). */
   server?: AdbServerHealth;
-  /** An inventory the last report stopped waiting for answered, and its device was not yet shown ready: news for a report. */
+  /** An inventory the last report stopped waiting for ended, and its device was not yet shown ready or failed: news for a report. */
   news: (key: string) => void;
 }
 
 export class InventoryRunner {
   private readonly limiter: Limiter;
   private readonly running = new Map<string, Promise<void>>();
-  /** Inventories a report stopped waiting for: their answer is news if the device was not shown ready. */
+  /** Inventories a report stopped waiting for: their end is news if the device was not shown ready, or failed. */
   private readonly late = new Set<string>();
 
   constructor(private readonly o: InventoryRunnerOptions) {
@@ -63,7 +63,8 @@ export class InventoryRunner {
   private start(record: DeviceSnapshot) {
     const { key, serial } = record;
     const { registry, clock } = this.o;
-    // News when it answers after the report moved on: a device not yet shown ready.
+    // News when it ends after the report moved on: a device not yet shown ready, or one shown ready that failed (the
+    // report that says so went with its last good inventory; its retry's report came 10 s and a report wait later).
     const wasNews = record.last === undefined || record.failures > 0;
     const connection = registry.readings.asked(key, clock.monotonic());
     let startedAt = clock.monotonic();
@@ -111,7 +112,7 @@ export class InventoryRunner {
       .finally(() => {
         this.running.delete(key);
         registry.readings.settled(key, connection);
-        if (this.late.delete(key) && wasNews) this.o.news(key);
+        if (this.late.delete(key) && (wasNews || registry.get(key)?.failures)) this.o.news(key);
       });
     this.running.set(key, run);
     return run;
