@@ -144,7 +144,7 @@ export const schema = {
   addedToCloud: { type: 'boolean', help: '`addedToCloud` of every device' },
   'support.appiumDisabled': {
     type: 'boolean',
-    help: '`support.appiumDisabled` of every device; also set per phone where readiness finds Appium cannot run (`usbDebugging`, `xiaomiInput`, `xiaomiInstall`, `paired`, `developerMode` failing: docs/operations/lab.md), never cleared by it',
+    help: '`support.appiumDisabled` of every device; also set per phone where readiness finds Appium cannot run (`usbDebugging`, `xiaomiInput`, `xiaomiInstall`, `paired`, `developerMode`, `developerImage` failing: docs/operations/lab.md), never cleared by it',
   },
   'support.networkTrafficCapturingDisabled': { type: 'boolean', help: '`support.networkTrafficCapturingDisabled` of every device' },
   'support.unlockPasscodeDisabled': { type: 'boolean', help: '`support.unlockPasscodeDisabled` of every device' },

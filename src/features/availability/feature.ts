@@ -41,7 +41,7 @@ export function availabilityFeature(ctx: FeatureContext): Feature {
     gauges: () => [
       {
         name: 'device_agent_device_service_state',
-        help: 'A device of the last report in the state in-service time counts it in now (in_service, in_transition, auto_recovery, needs_person, quarantined, gone), with the layer its being out is blamed on (none in service), by udid.',
+        help: 'A device of the last report in the state in-service time counts it in now (in_service, in_transition, auto_recovery, needs_person, quarantined, gone), with the layer its being out is blamed on (empty in service), by udid.',
         place: { after: 'device_agent_device_state' },
         samples: (r) => {
           const now = r.inService as { state: string; layer?: string } | undefined;
